@@ -1,0 +1,194 @@
+//! The checker (SPEC §4, §6): the only place that can declare a schedule admissible.
+//!
+//! [`check`] returns a [`Verdict`]: either [`Checked`] (length and metrics; it can only be built
+//! inside this module) or every [`Violation`] with its rule, step, place and the colliding items.
+//! It never trusts the producer of a schedule.
+
+pub mod bufferless;
+pub mod fat_tree;
+pub mod store_forward;
+
+use crate::spec::{Instance, Model, Schedule};
+use serde::Serialize;
+use std::fmt;
+
+/// The rule a violation breaks (SPEC §4, §6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Rule {
+    /// SPEC §4.1 (2.1): no arc carries two flits in one step; §4.2 F*: one packet per arc.
+    ArcRule,
+    /// SPEC §4.1 single-port / §4.2 F1: at most one send and one receive per node and step.
+    PortRule,
+    /// SPEC §4.2 H*: at most one packet per link per step.
+    LinkRule,
+    /// SPEC §4.2 H1: each node takes part in at most one transmission per step.
+    DuplexRule,
+    /// A transmission or path uses a pair of nodes that is not an arc.
+    NotAnArc,
+    /// SPEC §4.2: a node sends a token it does not hold at the end of the previous step.
+    NotHeld,
+    /// SPEC §4.2: a packet carries more than p tokens (or none).
+    PacketSize,
+    /// SPEC §6: something is not delivered.
+    Incomplete,
+    /// SPEC §6: a schedule entry names an unknown message, token or node.
+    UnknownItem,
+    /// A message is scheduled twice, or a step number is below 1.
+    BadEntry,
+    /// SPEC §4.1 distributed gather: a node starts before its control messages allow.
+    Distributed,
+    /// SPEC §4.3: a channel carries more messages than its capacity.
+    CapacityRule,
+    /// SPEC §4.3: a processor submits or receives more than one message in a step.
+    ProcessorRule,
+    /// SPEC §4.3: a message combines ranges that are not adjacent, or sends what is not held.
+    PayloadRule,
+    /// SPEC §4.3 round model: a send breaks the round structure.
+    RoundRule,
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Rule::ArcRule => "arc rule",
+            Rule::PortRule => "port rule",
+            Rule::LinkRule => "link rule",
+            Rule::DuplexRule => "duplex rule",
+            Rule::NotAnArc => "not an arc",
+            Rule::NotHeld => "not held",
+            Rule::PacketSize => "packet size",
+            Rule::Incomplete => "incomplete delivery",
+            Rule::UnknownItem => "unknown item",
+            Rule::BadEntry => "bad entry",
+            Rule::Distributed => "distributed start",
+            Rule::CapacityRule => "capacity rule",
+            Rule::ProcessorRule => "processor rule",
+            Rule::PayloadRule => "payload rule",
+            Rule::RoundRule => "round rule",
+        })
+    }
+}
+
+/// One violation: the rule, the step (when there is one), the place (arc, link, node or
+/// channel) and a description naming the colliding items.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Violation {
+    /// The rule broken.
+    pub rule: Rule,
+    /// The step, if the violation happens in one.
+    pub step: Option<i64>,
+    /// Where: `arc (3,4)`, `link {3,4}`, `node 5`, `channel up(2,1)`, `message 7`.
+    pub place: String,
+    /// What collides, e.g. `carries flit 2 of message 5 and flit 0 of message 9`.
+    pub detail: String,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.step {
+            Some(t) => write!(f, "{}: step {t}, {} {}", self.rule, self.place, self.detail),
+            None => write!(f, "{}: {} {}", self.rule, self.place, self.detail),
+        }
+    }
+}
+
+/// Metrics of an admissible schedule (SPEC §6).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct Metrics {
+    /// Events checked (flit-arc crossings, packet hops, channel hops).
+    pub events: u64,
+    /// Store-and-forward: the largest number of tokens any node holds (in transit, not
+    /// counting tokens it originated and still holds in move mode... see the model docs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub peak_buffer: Option<u64>,
+    /// Store-and-forward copy mode: deliveries of a token a node already held (paper 003 §2).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub duplicates: Option<u64>,
+    /// Arc- (or link-) steps used, out of arcs x length.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link_use: Option<u64>,
+    /// Model-specific extras as (name, value), e.g. `virtual duration S`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub extra: Vec<(String, String)>,
+}
+
+/// An admissible schedule's certificate from the checker. Only this module can build one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Checked {
+    length: u64,
+    metrics: Metrics,
+}
+
+impl Checked {
+    pub(crate) fn new(length: u64, metrics: Metrics) -> Self {
+        Self { length, metrics }
+    }
+
+    /// The length: the number of the last step holding an event (0 for an empty schedule).
+    pub fn length(&self) -> u64 {
+        self.length
+    }
+
+    /// The metrics.
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+}
+
+/// The checker's verdict.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "verdict", rename_all = "kebab-case")]
+pub enum Verdict {
+    /// Admissible, with length and metrics.
+    Admissible(Checked),
+    /// Every violation found.
+    Inadmissible(Vec<Violation>),
+}
+
+impl Verdict {
+    /// The checked result, if admissible.
+    pub fn admissible(&self) -> Option<&Checked> {
+        match self {
+            Verdict::Admissible(c) => Some(c),
+            Verdict::Inadmissible(_) => None,
+        }
+    }
+
+    /// The violations (empty if admissible).
+    pub fn violations(&self) -> &[Violation] {
+        match self {
+            Verdict::Admissible(_) => &[],
+            Verdict::Inadmissible(v) => v,
+        }
+    }
+
+    /// Builds a verdict from collected violations.
+    pub(crate) fn from_parts(violations: Vec<Violation>, length: u64, metrics: Metrics) -> Self {
+        if violations.is_empty() {
+            Verdict::Admissible(Checked::new(length, metrics))
+        } else {
+            Verdict::Inadmissible(violations)
+        }
+    }
+}
+
+/// Checks `schedule` against `instance` (SPEC §4) and returns the verdict.
+pub fn check(instance: &Instance, schedule: &Schedule) -> Verdict {
+    match (&instance.model, schedule) {
+        (Model::Bufferless { virtual_schedule: false, .. }, Schedule::Bufferless { .. }) => {
+            bufferless::check(instance, schedule)
+        }
+        (Model::Bufferless { virtual_schedule: true, .. }, Schedule::Virtual(starts)) => {
+            bufferless::check_virtual(instance, starts)
+        }
+        (Model::StoreForward { .. }, Schedule::StoreForward(steps)) => store_forward::check(instance, steps),
+        (Model::FatTree { .. }, Schedule::FatTree(sends)) => fat_tree::check(instance, sends),
+        (m, s) => Verdict::Inadmissible(vec![Violation {
+            rule: Rule::BadEntry,
+            step: None,
+            place: "schedule".into(),
+            detail: format!("is a {} schedule but the instance's model is {}", s.model_name(), m.name()),
+        }]),
+    }
+}

@@ -1,0 +1,76 @@
+//! Errors. Bad input is an [`InputError`] naming the file, the field and the reason; the CLI
+//! prints it on one line and exits with code 2.
+
+use std::fmt;
+
+/// A problem with user input: which file, which field, and why it is rejected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputError {
+    /// The file (or `<flag>` / `<stdin>` for command-line input).
+    pub file: String,
+    /// The field inside the file (dotted path), or empty when the whole file is at fault.
+    pub field: String,
+    /// Why the value is rejected.
+    pub reason: String,
+}
+
+impl InputError {
+    /// Builds an input error.
+    pub fn new(file: impl Into<String>, field: impl Into<String>, reason: impl Into<String>) -> Self {
+        Self { file: file.into(), field: field.into(), reason: reason.into() }
+    }
+
+    /// The same error attributed to another file (used when a parser runs before the file
+    /// name is known).
+    pub fn in_file(mut self, file: impl Into<String>) -> Self {
+        self.file = file.into();
+        self
+    }
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.field.is_empty() {
+            write!(f, "{}: {}", self.file, self.reason)
+        } else {
+            write!(f, "{}: field `{}`: {}", self.file, self.field, self.reason)
+        }
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// Every error the library returns.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Bad input (exit code 2).
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// A solver backend failed for a reason other than the instance (exit code 2).
+    #[error("solver backend {backend}: {reason}")]
+    Backend {
+        /// `ilp` or `smt`.
+        backend: &'static str,
+        /// What went wrong.
+        reason: String,
+    },
+    /// An algorithm or encoding does not apply to the instance (exit code 2).
+    #[error("{method} does not apply: {reason}")]
+    NotApplicable {
+        /// The method name.
+        method: String,
+        /// Why.
+        reason: String,
+    },
+    /// Reading or writing a file failed (exit code 2).
+    #[error("{path}: {source}")]
+    Io {
+        /// The path.
+        path: String,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+}
+
+/// Result alias used across the crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

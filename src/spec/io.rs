@@ -1,0 +1,402 @@
+//! Instance files (TOML) and schedule files (JSON), validated on load (SPEC §5). Every error
+//! names the file, the field and the reason.
+
+use super::capacity::Capacity;
+use super::model::{GatherMode, Mode, Model, Port, PortRule};
+use super::network::{Network, RingTie};
+use super::problem::{Instance, MessageSpec, PaperNote, Problem};
+use super::schedule::{Schedule, ScheduleFile, Start};
+use crate::error::InputError;
+use serde::Deserialize;
+use std::path::Path;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawInstance {
+    name: Option<String>,
+    #[serde(default)]
+    source: String,
+    problem: String,
+    network: String,
+    ring_tie: Option<RingTie>,
+    model: Option<RawModel>,
+    messages: Option<Vec<MessageSpec>>,
+    lengths: Option<Vec<i64>>,
+    demand: Option<Vec<Vec<u8>>>,
+    paper: Option<PaperNote>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawModel {
+    kind: Option<String>,
+    port: Option<Port>,
+    #[serde(rename = "virtual")]
+    virtual_schedule: Option<bool>,
+    gather: Option<GatherMode>,
+    rule: Option<String>,
+    mode: Option<Mode>,
+    packet: Option<i64>,
+    capacity: Option<String>,
+    rounds: Option<bool>,
+}
+
+/// Reads and validates an instance file.
+pub fn load_instance(path: &Path) -> Result<Instance, InputError> {
+    let file = path.display().to_string();
+    let text =
+        std::fs::read_to_string(path).map_err(|e| InputError::new(&file, "", format!("cannot read: {e}")))?;
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    parse_instance(&text, &file, &stem)
+}
+
+/// Parses and validates instance TOML; `file` names it in errors, `default_name` is used when
+/// the file has no `name`.
+pub fn parse_instance(text: &str, file: &str, default_name: &str) -> Result<Instance, InputError> {
+    let raw: RawInstance = toml::from_str(text).map_err(|e| {
+        let line = e.span().map(|s| text[..s.start].lines().count().max(1));
+        let msg = e.message().trim().to_string();
+        InputError::new(
+            file,
+            "",
+            match line {
+                Some(l) => format!("line {l}: {msg}"),
+                None => msg,
+            },
+        )
+    })?;
+    let err = |field: &str, reason: String| InputError::new(file, field, reason);
+    let network = Network::parse(&raw.network).map_err(|r| err("network", r))?;
+    let nonneg = |v: &[i64], field: &str| -> Result<Vec<u64>, InputError> {
+        v.iter()
+            .enumerate()
+            .map(|(i, &x)| {
+                u64::try_from(x).map_err(|_| err(&format!("{field}[{i}]"), format!("length {x} is negative")))
+            })
+            .collect()
+    };
+    let problem = match raw.problem.as_str() {
+        "chatting" => Problem::Chatting(
+            raw.messages.ok_or_else(|| err("messages", "chatting needs [[messages]]".into()))?,
+        ),
+        "scatter" | "gather" => {
+            let l = raw
+                .lengths
+                .ok_or_else(|| err("lengths", "scatter/gather need lengths = [L_1, ..., L_n]".into()))?;
+            let mut lengths = vec![0];
+            lengths.extend(nonneg(&l, "lengths")?);
+            if raw.problem == "scatter" { Problem::Scatter(lengths) } else { Problem::Gather(lengths) }
+        }
+        "total-exchange" => Problem::TotalExchange(match raw.demand {
+            None => None,
+            Some(rows) => Some(
+                rows.iter()
+                    .enumerate()
+                    .map(|(i, row)| {
+                        row.iter()
+                            .enumerate()
+                            .map(|(j, &x)| match x {
+                                0 => Ok(false),
+                                1 => Ok(true),
+                                _ => Err(err(&format!("demand[{i}][{j}]"), format!("{x} is not 0 or 1"))),
+                            })
+                            .collect()
+                    })
+                    .collect::<Result<_, _>>()?,
+            ),
+        }),
+        "gossip" => Problem::Gossip,
+        "broadcast" => Problem::Broadcast,
+        "product" => Problem::Product,
+        "prefix" => Problem::Prefix,
+        other => {
+            return Err(err(
+                "problem",
+                format!("unknown problem `{other}` (known: {})", Problem::NAMES.join(", ")),
+            ));
+        }
+    };
+    let model = build_model(raw.model.unwrap_or_default(), &problem, file)?;
+    let mut inst = Instance::new(
+        raw.name.unwrap_or_else(|| default_name.to_string()),
+        network,
+        problem,
+        model,
+        raw.ring_tie.unwrap_or_default(),
+        file,
+    )?;
+    inst.source = raw.source;
+    inst.paper = raw.paper.unwrap_or_default();
+    Ok(inst)
+}
+
+/// The model a problem gets when the file does not say (the papers' own models).
+pub fn default_model(problem: &Problem) -> Model {
+    match problem {
+        Problem::Chatting(_) => {
+            Model::Bufferless { port: Port::Multi, virtual_schedule: false, gather: GatherMode::Centralized }
+        }
+        Problem::Scatter(_) | Problem::Gather(_) => {
+            Model::Bufferless { port: Port::Single, virtual_schedule: false, gather: GatherMode::Centralized }
+        }
+        Problem::TotalExchange(_) => {
+            Model::StoreForward { rule: PortRule::FStar, mode: Mode::Move, packet: 1 }
+        }
+        Problem::Gossip => Model::StoreForward { rule: PortRule::HStar, mode: Mode::Copy, packet: 1 },
+        Problem::Broadcast | Problem::Product | Problem::Prefix => {
+            Model::FatTree { capacity: Capacity::Constant { value: 1 }, rounds: false }
+        }
+    }
+}
+
+fn build_model(raw: RawModel, problem: &Problem, file: &str) -> Result<Model, InputError> {
+    let err = |field: &str, reason: String| InputError::new(file, field, reason);
+    let default = default_model(problem);
+    let kind = raw.kind.unwrap_or_else(|| match default {
+        Model::Bufferless { .. } => "bufferless".into(),
+        Model::StoreForward { .. } => "store-forward".into(),
+        Model::FatTree { .. } => "fat-tree".into(),
+    });
+    Ok(match kind.as_str() {
+        "bufferless" => {
+            let (port, gather) = match default {
+                Model::Bufferless { port, gather, .. } => (port, gather),
+                _ => (Port::Multi, GatherMode::Centralized),
+            };
+            Model::Bufferless {
+                port: raw.port.unwrap_or(port),
+                virtual_schedule: raw.virtual_schedule.unwrap_or(false),
+                gather: raw.gather.unwrap_or(gather),
+            }
+        }
+        "store-forward" => {
+            let (rule, mode) = match default {
+                Model::StoreForward { rule, mode, .. } => (rule, mode),
+                _ => (PortRule::FStar, Mode::Move),
+            };
+            let packet = raw.packet.unwrap_or(1);
+            if packet < 1 {
+                return Err(err(
+                    "model.packet",
+                    format!("p = {packet}: a packet carries at least one token"),
+                ));
+            }
+            Model::StoreForward {
+                rule: match raw.rule {
+                    Some(r) => PortRule::parse(&r).map_err(|e| err("model.rule", e))?,
+                    None => rule,
+                },
+                mode: raw.mode.unwrap_or(mode),
+                packet: packet as usize,
+            }
+        }
+        "fat-tree" => Model::FatTree {
+            capacity: match raw.capacity {
+                Some(c) => Capacity::parse(&c).map_err(|e| err("model.capacity", e))?,
+                None => {
+                    return Err(err(
+                        "model.capacity",
+                        "the fat-tree model needs a capacity (e.g. \"log+1\")".into(),
+                    ));
+                }
+            },
+            rounds: raw.rounds.unwrap_or(false),
+        },
+        other => {
+            return Err(err(
+                "model.kind",
+                format!("unknown model `{other}` (known: bufferless, store-forward, fat-tree)"),
+            ));
+        }
+    })
+}
+
+/// Writes an instance as commented TOML (used by `commsched gen`).
+pub fn instance_to_toml(inst: &Instance) -> String {
+    let mut s = String::new();
+    s.push_str(&format!("# commsched instance: {} on {} ({})\n", inst.problem, inst.network, inst.model));
+    s.push_str(&format!("name = {:?}\n", inst.name));
+    if !inst.source.is_empty() {
+        s.push_str(&format!("source = {:?}\n", inst.source));
+    }
+    s.push_str(&format!("problem = {:?}\nnetwork = {:?}\n", inst.problem.name(), inst.network.spec_string()));
+    if inst.ring_tie != RingTie::default() {
+        let tie = serde_json::to_string(&inst.ring_tie).expect("plain enum");
+        s.push_str(&format!("ring_tie = {tie}\n"));
+    }
+    match &inst.problem {
+        Problem::Scatter(l) | Problem::Gather(l) => {
+            let v: Vec<String> = l[1..].iter().map(|x| x.to_string()).collect();
+            s.push_str(&format!(
+                "# L_1 .. L_n: flits of the message of node i\nlengths = [{}]\n",
+                v.join(", ")
+            ));
+        }
+        Problem::TotalExchange(Some(d)) => {
+            s.push_str("demand = [\n");
+            for row in d {
+                let v: Vec<&str> = row.iter().map(|&b| if b { "1" } else { "0" }).collect();
+                s.push_str(&format!("  [{}],\n", v.join(", ")));
+            }
+            s.push_str("]\n");
+        }
+        _ => {}
+    }
+    s.push_str("\n[model]\n");
+    match &inst.model {
+        Model::Bufferless { port, virtual_schedule, gather } => {
+            s.push_str("kind = \"bufferless\"\n");
+            s.push_str(&format!("port = {}\n", serde_json::to_string(port).expect("plain enum")));
+            if *virtual_schedule {
+                s.push_str("virtual = true\n");
+            }
+            if matches!(inst.problem, Problem::Gather(_)) {
+                s.push_str(&format!("gather = {}\n", serde_json::to_string(gather).expect("plain enum")));
+            }
+        }
+        Model::StoreForward { rule, mode, packet } => {
+            s.push_str(&format!(
+                "kind = \"store-forward\"\nrule = \"{rule}\"\nmode = {}\npacket = {packet}\n",
+                serde_json::to_string(mode).expect("plain enum")
+            ));
+        }
+        Model::FatTree { capacity, rounds } => {
+            s.push_str(&format!(
+                "kind = \"fat-tree\"\ncapacity = {:?}\nrounds = {rounds}\n",
+                capacity.spec_string()
+            ));
+        }
+    }
+    if let Problem::Chatting(msgs) = &inst.problem {
+        for m in msgs {
+            s.push_str(&format!("\n[[messages]]\nsrc = {}\ndst = {}\nlength = {}\n", m.src, m.dst, m.length));
+            if let Some(p) = &m.path {
+                s.push_str(&format!("path = {p:?}\n"));
+            }
+        }
+    }
+    s
+}
+
+/// Reads a schedule file and validates it against the instance.
+pub fn load_schedule(path: &Path, inst: &Instance) -> Result<Schedule, InputError> {
+    let file = path.display().to_string();
+    let text =
+        std::fs::read_to_string(path).map_err(|e| InputError::new(&file, "", format!("cannot read: {e}")))?;
+    parse_schedule(&text, &file, inst)
+}
+
+/// Parses schedule JSON and validates its shape against the instance: problem and model echo,
+/// exactly one body, known node ids. Message and token ids are checked by the checker, which
+/// reports unknown ones as violations.
+pub fn parse_schedule(text: &str, file: &str, inst: &Instance) -> Result<Schedule, InputError> {
+    let err = |field: &str, reason: String| InputError::new(file, field, reason);
+    let raw: ScheduleFile = serde_json::from_str(text)
+        .map_err(|e| err("", format!("line {} column {}: {e}", e.line(), e.column())))?;
+    if raw.problem != inst.problem.name() {
+        return Err(err(
+            "problem",
+            format!("`{}` does not match the instance's `{}`", raw.problem, inst.problem),
+        ));
+    }
+    if raw.model != inst.model.name() {
+        return Err(err(
+            "model",
+            format!("`{}` does not match the instance's `{}`", raw.model, inst.model.name()),
+        ));
+    }
+    let n = inst.network.len();
+    let node = |field: String, v: usize| {
+        if v < n {
+            Ok(())
+        } else {
+            Err(err(&field, format!("node {v} is unknown: the network has nodes 0..{}", n - 1)))
+        }
+    };
+    let bodies = [
+        raw.starts.is_some() || raw.control.is_some() || raw.order.is_some(),
+        raw.virtual_starts.is_some(),
+        raw.steps.is_some(),
+        raw.sends.is_some(),
+    ];
+    if bodies.iter().filter(|&&b| b).count() != 1 {
+        return Err(err("", "give exactly one of starts/control/order, virtual_starts, steps, sends".into()));
+    }
+    let sched = if let Some(order) = raw.order {
+        let Problem::Scatter(lengths) = &inst.problem else {
+            return Err(err("order", "a dispatch order is only meaningful for scatter".into()));
+        };
+        Schedule::Bufferless {
+            starts: scatter_order_starts(&order, lengths, file)?,
+            control: raw.control.unwrap_or_default(),
+        }
+    } else if raw.starts.is_some() || raw.control.is_some() {
+        let control = raw.control.unwrap_or_default();
+        for (i, c) in control.iter().enumerate() {
+            node(format!("control[{i}].from"), c.from)?;
+            node(format!("control[{i}].to"), c.to)?;
+        }
+        Schedule::Bufferless { starts: raw.starts.unwrap_or_default(), control }
+    } else if let Some(v) = raw.virtual_starts {
+        Schedule::Virtual(v)
+    } else if let Some(steps) = raw.steps {
+        for (t, step) in steps.iter().enumerate() {
+            for (i, tr) in step.iter().enumerate() {
+                node(format!("steps[{t}][{i}].from"), tr.from)?;
+                node(format!("steps[{t}][{i}].to"), tr.to)?;
+            }
+        }
+        Schedule::StoreForward(steps)
+    } else {
+        let sends = raw.sends.unwrap_or_default();
+        for (i, s) in sends.iter().enumerate() {
+            node(format!("sends[{i}].from"), s.from)?;
+            node(format!("sends[{i}].to"), s.to)?;
+        }
+        Schedule::FatTree(sends)
+    };
+    Ok(sched)
+}
+
+/// Paper 001 (1): messages dispatched back to back in `order`; M_i starts at
+/// τ(i) + 1 where τ(i) is the total length dispatched before it.
+pub fn scatter_order_starts(order: &[usize], lengths: &[u64], file: &str) -> Result<Vec<Start>, InputError> {
+    let mut tau = 0i64;
+    let mut starts = Vec::new();
+    for (k, &m) in order.iter().enumerate() {
+        let l = *lengths.get(m).filter(|_| m > 0).ok_or_else(|| {
+            InputError::new(
+                file,
+                format!("order[{k}]"),
+                format!("message {m} is unknown: messages are 1..{}", lengths.len() - 1),
+            )
+        })?;
+        if l == 0 {
+            continue;
+        }
+        starts.push(Start { msg: m, start: tau + 1 });
+        tau += l as i64;
+    }
+    Ok(starts)
+}
+
+/// Writes a schedule as the JSON file of SPEC §5.
+pub fn schedule_to_json(inst: &Instance, sched: &Schedule) -> String {
+    let mut file = ScheduleFile {
+        problem: inst.problem.name().into(),
+        model: inst.model.name().into(),
+        ..Default::default()
+    };
+    match sched {
+        Schedule::Bufferless { starts, control } => {
+            file.starts = Some(starts.clone());
+            if !control.is_empty() {
+                file.control = Some(control.clone());
+            }
+        }
+        Schedule::Virtual(v) => file.virtual_starts = Some(v.clone()),
+        Schedule::StoreForward(steps) => file.steps = Some(steps.clone()),
+        Schedule::FatTree(sends) => file.sends = Some(sends.clone()),
+    }
+    serde_json::to_string_pretty(&file).expect("schedule serialises")
+}

@@ -1,0 +1,290 @@
+//! Problems (SPEC §3) and instances: a network, a problem and a model, validated together.
+
+use super::model::{Mode, Model};
+use super::network::{Family, Network, Node, RingTie};
+use crate::error::InputError;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A chatting message as written in an instance (paper 000 §2).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MessageSpec {
+    /// Source node.
+    pub src: Node,
+    /// Destination node.
+    pub dst: Node,
+    /// Number of flits, ≥ 1.
+    pub length: i64,
+    /// Explicit designated path (node sequence); the atlas default when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<Vec<Node>>,
+}
+
+/// The problems of SPEC §3.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Problem {
+    /// Paper 000: deliver every message.
+    Chatting(Vec<MessageSpec>),
+    /// Paper 001: root 0 sends `lengths[i]` flits to node i (index 0 is the root, always 0).
+    Scatter(Vec<u64>),
+    /// Paper 001: node i sends `lengths[i]` flits to root 0.
+    Gather(Vec<u64>),
+    /// Paper 004: one unit packet for every ordered pair (u, v) with `demand[u][v]`
+    /// (all pairs u ≠ v when `None`).
+    TotalExchange(Option<Vec<Vec<bool>>>),
+    /// Paper 003: every token at every node.
+    Gossip,
+    /// Paper 002: processor 0's value reaches every processor.
+    Broadcast,
+    /// Paper 002: processor 0 ends with a_0 * ... * a_{N-1}.
+    Product,
+    /// Paper 002: processor i ends with a_0 * ... * a_i.
+    Prefix,
+}
+
+impl Problem {
+    /// The problem's name as written in files and on the command line.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Problem::Chatting(_) => "chatting",
+            Problem::Scatter(_) => "scatter",
+            Problem::Gather(_) => "gather",
+            Problem::TotalExchange(_) => "total-exchange",
+            Problem::Gossip => "gossip",
+            Problem::Broadcast => "broadcast",
+            Problem::Product => "product",
+            Problem::Prefix => "prefix",
+        }
+    }
+
+    /// All problem names.
+    pub const NAMES: [&'static str; 8] =
+        ["chatting", "scatter", "gather", "total-exchange", "gossip", "broadcast", "product", "prefix"];
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A bufferless message resolved against the network: id, endpoints, length and path arcs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Message {
+    /// Message id: index in the chatting list, or the tree node for scatter/gather.
+    pub id: usize,
+    /// Source node.
+    pub src: Node,
+    /// Destination node.
+    pub dst: Node,
+    /// Flits, ≥ 1 (null messages are not listed).
+    pub len: u64,
+    /// The designated path as nodes.
+    pub nodes: Vec<Node>,
+    /// The designated path as arc indices.
+    pub arcs: Vec<usize>,
+}
+
+/// A unit packet of total exchange: `id = src * n + dst` (paper 004's m_src(dst)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Packet {
+    /// Token id.
+    pub id: usize,
+    /// Source node.
+    pub src: Node,
+    /// Destination node.
+    pub dst: Node,
+}
+
+/// What the paper says about an instance (optional, for reports).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PaperNote {
+    /// Claim ids of CLAIMS.md this instance illustrates.
+    #[serde(default)]
+    pub claims: Vec<String>,
+    /// The length the paper states, in SPEC steps.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub length: Option<u64>,
+    /// Free text: the figure, the convention of the paper's own number.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub note: String,
+}
+
+/// A validated instance.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Instance {
+    /// Short name (file stem by default).
+    pub name: String,
+    /// Where it comes from (paper, figure).
+    pub source: String,
+    /// The network.
+    pub network: Network,
+    /// The problem.
+    pub problem: Problem,
+    /// The model.
+    pub model: Model,
+    /// Tie rule for antipodal ring messages.
+    pub ring_tie: RingTie,
+    /// What the paper says.
+    pub paper: PaperNote,
+}
+
+impl Instance {
+    /// Builds and validates an instance; errors name `file` and the offending field.
+    pub fn new(
+        name: impl Into<String>,
+        network: Network,
+        problem: Problem,
+        model: Model,
+        ring_tie: RingTie,
+        file: &str,
+    ) -> Result<Self, InputError> {
+        let inst = Self {
+            name: name.into(),
+            source: String::new(),
+            network,
+            problem,
+            model,
+            ring_tie,
+            paper: PaperNote::default(),
+        };
+        inst.validate(file)?;
+        Ok(inst)
+    }
+
+    fn validate(&self, file: &str) -> Result<(), InputError> {
+        let err = |field: &str, reason: String| Err(InputError::new(file, field, reason));
+        let n = self.network.len();
+        let fat = matches!(self.network.family(), Family::FatTree(_));
+        match (&self.problem, &self.model) {
+            (Problem::Chatting(_) | Problem::Scatter(_) | Problem::Gather(_), Model::Bufferless { .. }) => {}
+            (Problem::TotalExchange(_), Model::StoreForward { mode: Mode::Move, .. }) => {}
+            (Problem::Gossip, Model::StoreForward { mode: Mode::Copy, .. }) => {}
+            (Problem::Broadcast | Problem::Product | Problem::Prefix, Model::FatTree { .. }) => {}
+            (p, m) => {
+                return err(
+                    "model",
+                    format!("problem `{p}` cannot be scheduled in model `{}` (SPEC §3-§4)", m.name()),
+                );
+            }
+        }
+        if fat != matches!(self.model, Model::FatTree { .. }) {
+            return err("network", "the fat-tree model needs a `fat-tree:N` network and vice versa".into());
+        }
+        if let Model::FatTree { capacity, .. } = &self.model {
+            capacity.validate(n as u64).map_err(|r| InputError::new(file, "model.capacity", r))?;
+        }
+        if let Model::StoreForward { packet, .. } = self.model
+            && packet == 0
+        {
+            return err("model.packet", "a packet carries at least one token (p >= 1)".into());
+        }
+        match &self.problem {
+            Problem::Chatting(msgs) => {
+                if msgs.is_empty() {
+                    return err("messages", "chatting needs at least one message".into());
+                }
+                for (i, m) in msgs.iter().enumerate() {
+                    let f = format!("messages[{i}]");
+                    if m.src >= n || m.dst >= n {
+                        return err(
+                            &f,
+                            format!(
+                                "node {} is unknown: the network has nodes 0..{}",
+                                m.src.max(m.dst),
+                                n - 1
+                            ),
+                        );
+                    }
+                    if m.src == m.dst {
+                        return err(&f, format!("source and destination are both {}", m.src));
+                    }
+                    if m.length < 1 {
+                        return err(&format!("{f}.length"), format!("length {} is not >= 1", m.length));
+                    }
+                }
+                self.messages().map_err(|e| e.in_file(file))?;
+            }
+            Problem::Scatter(l) | Problem::Gather(l) => {
+                if !matches!(self.network.family(), Family::Tree(_) | Family::Path(_)) {
+                    return err(
+                        "network",
+                        "scatter and gather run on a tree (`tree:...` or `path:N`)".into(),
+                    );
+                }
+                if l.len() != n {
+                    return err(
+                        "lengths",
+                        format!(
+                            "{} lengths given for the {} non-root nodes",
+                            l.len().saturating_sub(1),
+                            n - 1
+                        ),
+                    );
+                }
+            }
+            Problem::TotalExchange(Some(d)) => {
+                if d.len() != n || d.iter().any(|row| row.len() != n) {
+                    return err("demand", format!("the demand matrix must be {n} x {n}"));
+                }
+                if let Some(u) = (0..n).find(|&u| d[u][u]) {
+                    return err("demand", format!("node {u} demands a packet to itself"));
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Bufferless messages resolved to paths (null messages omitted). Errors (field
+    /// `messages[i].path`) when an explicit path is not a walk from source to destination.
+    pub fn messages(&self) -> Result<Vec<Message>, InputError> {
+        let resolve = |id: usize, src: Node, dst: Node, len: u64, path: Option<&Vec<Node>>, field: String| {
+            let nodes = match path {
+                Some(p) => p.clone(),
+                None => self.network.default_path(src, dst, self.ring_tie).ok_or_else(|| {
+                    InputError::new(
+                        "",
+                        field.clone(),
+                        format!("no path from {src} to {dst} in {}", self.network),
+                    )
+                })?,
+            };
+            let arcs = self.network.walk_arcs(&nodes, src, dst).map_err(|r| InputError::new("", field, r))?;
+            Ok(Message { id, src, dst, len, nodes, arcs })
+        };
+        match &self.problem {
+            Problem::Chatting(msgs) => msgs
+                .iter()
+                .enumerate()
+                .map(|(i, m)| {
+                    resolve(i, m.src, m.dst, m.length as u64, m.path.as_ref(), format!("messages[{i}].path"))
+                })
+                .collect(),
+            Problem::Scatter(l) => (1..l.len())
+                .filter(|&i| l[i] > 0)
+                .map(|i| resolve(i, 0, i, l[i], None, format!("lengths[{i}]")))
+                .collect(),
+            Problem::Gather(l) => (1..l.len())
+                .filter(|&i| l[i] > 0)
+                .map(|i| resolve(i, i, 0, l[i], None, format!("lengths[{i}]")))
+                .collect(),
+            _ => Ok(Vec::new()),
+        }
+    }
+
+    /// Total-exchange packets, ordered by (src, dst); empty for other problems.
+    pub fn packets(&self) -> Vec<Packet> {
+        let n = self.network.len();
+        match &self.problem {
+            Problem::TotalExchange(demand) => (0..n)
+                .flat_map(|src| (0..n).map(move |dst| (src, dst)))
+                .filter(|&(s, d)| s != d && demand.as_ref().is_none_or(|m| m[s][d]))
+                .map(|(src, dst)| Packet { id: src * n + dst, src, dst })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+}
