@@ -1,0 +1,85 @@
+//! The papers' claimed values, keyed by the claim ids of CLAIMS.md, each with the convention
+//! of its number. The comparator sets them against checked lengths, bounds and exact optima.
+
+use crate::spec::{Family, Instance, Model, PortRule, Problem};
+use serde::Serialize;
+
+/// A value a paper claims for an instance (in SPEC steps) and what it is about.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ClaimValue {
+    /// CLAIMS.md id.
+    pub claim: String,
+    /// What the number is: `optimum`, `length of furthest-first`, `figure length`, ...
+    pub about: String,
+    /// The claimed value in SPEC steps.
+    pub value: u64,
+    /// The paper's formula and how it was converted to SPEC steps.
+    pub convention: String,
+}
+
+/// T_opt(LA) = ⌈(n²−1)/4⌉ = ⌊n/2⌋⌈n/2⌉ (paper 004 (1), TE-1, TE-13).
+pub fn t_opt_linear_array(n: u64) -> u64 {
+    (n / 2) * n.div_ceil(2)
+}
+
+/// T_opt(R) = ⌈(n²−1)/8⌉ (paper 004 (2), TE-2, TE-16, TE-21).
+pub fn t_opt_ring(n: u64) -> u64 {
+    (n * n - 1).div_ceil(8)
+}
+
+/// Every claimed value that applies to the instance: the paper's formula for its family and
+/// model, and the number its figure states (`[paper] length`).
+pub fn claimed_values(instance: &Instance) -> Vec<ClaimValue> {
+    let mut out = Vec::new();
+    let n = instance.network.len() as u64;
+    let full_exchange = matches!(instance.problem, Problem::TotalExchange(None));
+    if full_exchange && matches!(instance.model, Model::StoreForward { rule: PortRule::FStar, .. }) {
+        match instance.network.family() {
+            Family::Path(_) => out.push(ClaimValue {
+                claim: "TE-13".into(),
+                about: "optimum (furthest-first, Theorem 1)".into(),
+                value: t_opt_linear_array(n),
+                convention: "⌈(n²−1)/4⌉; paper 004 time 1 is SPEC step 1".into(),
+            }),
+            Family::Ring(_) => out.push(ClaimValue {
+                claim: if n % 2 == 1 { "TE-16" } else { "TE-21" }.into(),
+                about: if n % 2 == 1 {
+                    "optimum (node-invariant algorithms, Theorem 2)"
+                } else {
+                    "optimum (modified message-shift, Theorem 3)"
+                }
+                .into(),
+                value: t_opt_ring(n),
+                convention: "⌈(n²−1)/8⌉; paper 004 time 1 is SPEC step 1".into(),
+            }),
+            _ => {}
+        }
+    }
+    if let Some(len) = instance.paper.length {
+        out.push(ClaimValue {
+            claim: instance.paper.claims.first().cloned().unwrap_or_else(|| "paper".into()),
+            about: "length stated by the paper".into(),
+            value: len,
+            convention: if instance.paper.note.is_empty() {
+                "SPEC steps".into()
+            } else {
+                instance.paper.note.clone()
+            },
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// TE-22: the collected values for n = 2..12.
+    #[test]
+    fn te_22_values() {
+        let la: Vec<u64> = (2..=12).map(t_opt_linear_array).collect();
+        assert_eq!(la, [1, 2, 4, 6, 9, 12, 16, 20, 25, 30, 36]);
+        let ring: Vec<u64> = (3..=12).map(t_opt_ring).collect();
+        assert_eq!(ring, [1, 2, 3, 5, 6, 8, 10, 13, 15, 18]);
+    }
+}
