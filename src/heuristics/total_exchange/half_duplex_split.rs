@@ -24,7 +24,8 @@ pub fn split_half_duplex(inst: &Instance, schedule: &Schedule) -> Result<Schedul
     };
     let n = inst.network.len();
     let forward = |u: usize, v: usize| match inst.network.family() {
-        Family::Path(_) | Family::Ring(_) => v == (u + 1) % n,
+        Family::Path(_) => v == u + 1,
+        Family::Ring(_) => v == (u + 1) % n,
         _ => u < v,
     };
     let mut split = Vec::with_capacity(2 * steps.len());
