@@ -458,7 +458,7 @@ fn te21_modified_message_shift_is_optimal_on_even_rings() {
         let len = checked_above_bound(&inst, &modified_message_shift(&inst).unwrap());
         assert_eq!(len, t_opt_r(n), "n = {n}");
         // Theorem 3's two cases.
-        let theorem = if n % 4 == 0 { n * n / 8 } else { (n * n + 4) / 8 };
+        let theorem = if n.is_multiple_of(4) { n * n / 8 } else { (n * n + 4) / 8 };
         assert_eq!(len, theorem as u64, "n = {n}");
     }
 }
@@ -503,6 +503,7 @@ fn te18_all_clockwise_loses_order_n() {
         let inst = ring(n);
         let schedule = all_clockwise(&inst).unwrap();
         let (len, trace) = checked_trace(&inst, &schedule);
+        assert!(len >= bisection(&inst), "n = {n}: TE-2");
         // The bound of TE-18 from the schedule's own clockwise hops over the n clockwise arcs.
         let hops: usize = (0..n).map(|x| trace.sends(x, (x + 1) % n).len()).sum();
         assert_eq!(hops, n * (1..=n / 2).sum::<usize>(), "n = {n}: each node's clockwise distance");
@@ -529,7 +530,7 @@ fn te23_split_gives_h_star_and_f1_schedules_of_twice_the_length() {
     }
     for n in 3..=13 {
         let inst = ring(n);
-        if n % 2 == 1 {
+        if !n.is_multiple_of(2) {
             cases.push((inst.clone(), message_shift(&inst, InitialOrder::FurthestFirst).unwrap(), true));
             cases.push((inst.clone(), closest_first(&inst, Tie::SmallestSource).unwrap(), true));
         } else {
@@ -608,7 +609,7 @@ fn registry_applies_where_the_paper_says_and_runs_to_the_claimed_length() {
         let inst = instance(net);
         let n = inst.network.len();
         let is_path = net.starts_with("path");
-        let odd = n % 2 == 1;
+        let odd = !n.is_multiple_of(2);
         match method {
             "furthest-first" if is_path || odd => Some(if is_path { t_opt_la(n) } else { t_opt_r(n) }),
             "consecutive-scatter" if is_path => Some(3 * t_opt_la(n) - n as u64 / 2),
@@ -728,7 +729,7 @@ proptest! {
         let inst = instance_with(&net, PortRule::FStar, Some(d.clone()));
         let turned = instance_with(&net, PortRule::FStar, Some(rotate_demand(&d, r)));
         let runs: [(&str, RingRun, bool); 2] = [
-            ("modified-message-shift", |i| modified_message_shift(i).unwrap(), r % 2 == 0),
+            ("modified-message-shift", |i| modified_message_shift(i).unwrap(), r.is_multiple_of(2)),
             ("all-clockwise", |i| all_clockwise(i).unwrap(), true),
         ];
         for (name, run, invariant) in runs {

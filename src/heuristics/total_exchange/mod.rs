@@ -81,8 +81,8 @@ fn fits(inst: &Instance, shape: Shape) -> std::result::Result<(), String> {
     }
     let ok = match (inst.network.family(), shape) {
         (Family::Path(_), Shape::LinearArray | Shape::LinearArrayOrOddRing) => true,
-        (Family::Ring(n), Shape::OddRing | Shape::LinearArrayOrOddRing) => n % 2 == 1,
-        (Family::Ring(n), Shape::EvenRing) => n % 2 == 0,
+        (Family::Ring(n), Shape::OddRing | Shape::LinearArrayOrOddRing) => !n.is_multiple_of(2),
+        (Family::Ring(n), Shape::EvenRing) => n.is_multiple_of(2),
         _ => false,
     };
     if ok {
