@@ -646,12 +646,28 @@ fn registry_applies_where_the_paper_says_and_runs_to_the_claimed_length() {
 }
 
 #[test]
-fn registry_refuses_other_port_rules_and_points_to_the_split() {
-    for rule in [PortRule::HStar, PortRule::F1, PortRule::H1] {
-        let inst = instance_with("path:5", rule, None);
-        let reason = (find("furthest-first").unwrap().applies)(&inst).unwrap_err();
-        assert!(reason.contains(&rule.to_string()) && reason.contains("split_half_duplex"), "{reason}");
+fn registry_runs_h_star_and_f1_through_the_split_and_refuses_h1() {
+    // TE-23: under H* the linear array needs exactly 2·T_opt(LA) (one link carries both
+    // directions of the bisection traffic), and the split meets it; F1 accepts the same schedule.
+    for n in [2, 5, 8] {
+        for rule in [PortRule::HStar, PortRule::F1] {
+            let inst = instance_with(&format!("path:{n}"), rule, None);
+            let len = checked(&inst, &(find("furthest-first").unwrap().run)(&inst).unwrap());
+            assert_eq!(len, 2 * t_opt_la(n), "path:{n} under {rule}");
+        }
     }
+    for net in ["ring:7", "ring:10"] {
+        let inst = instance_with(net, PortRule::HStar, None);
+        for m in for_instance(&inst) {
+            let len = checked(&inst, &(m.run)(&inst).unwrap());
+            let f_star = checked(&instance(net), &(m.run)(&instance(net)).unwrap());
+            assert!(len <= 2 * f_star, "{} on {net} under H*: {len} > 2·{f_star}", m.name);
+        }
+    }
+    let h1 = instance_with("path:5", PortRule::H1, None);
+    let reason = (find("furthest-first").unwrap().applies)(&h1).unwrap_err();
+    assert!(reason.contains("H1") && reason.contains("TE-23"), "{reason}");
+    assert!(matches!((find("furthest-first").unwrap().run)(&h1), Err(Error::NotApplicable { .. })));
 }
 
 // ---------------------------------------------------------------------------------------------

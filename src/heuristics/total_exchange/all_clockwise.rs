@@ -10,7 +10,7 @@
 
 use super::message_shift::Fifo;
 use super::queue_sim::{InitialOrder, run};
-use super::{Shape, ensure, fits};
+use super::{Shape, fits, produce};
 use crate::error::Result;
 use crate::heuristics::Method;
 use crate::spec::{Instance, RingTie, Schedule};
@@ -28,8 +28,5 @@ pub const METHOD: Method = Method {
     summary: "even-ring baseline: every antipodal message clockwise, FIFO message-shift; \
               ⌈n(n+2)/8⌉ steps, Θ(n) above the optimum",
     applies: |inst| fits(inst, Shape::EvenRing),
-    run: |inst| {
-        ensure(inst, &METHOD)?;
-        all_clockwise(inst)
-    },
+    run: |inst| produce(inst, &METHOD, all_clockwise),
 };

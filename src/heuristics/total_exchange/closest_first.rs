@@ -6,7 +6,7 @@
 //! TE-14 … TE-16).
 
 use super::queue_sim::{Discipline, InitialOrder, Lane, Msg, Tie, TieBreak, run};
-use super::{Shape, ensure, fits};
+use super::{Shape, fits, produce};
 use crate::error::Result;
 use crate::heuristics::Method;
 use crate::spec::{Instance, Node, Schedule};
@@ -42,8 +42,5 @@ pub const METHOD: Method = Method {
     summary: "every node sends, in each direction, the queued message with the closest destination \
               (ties: smallest source); node-invariant, optimal (n²−1)/8 on odd rings",
     applies: |inst| fits(inst, Shape::OddRing),
-    run: |inst| {
-        ensure(inst, &METHOD)?;
-        closest_first(inst, Tie::SmallestSource)
-    },
+    run: |inst| produce(inst, &METHOD, |inst| closest_first(inst, Tie::SmallestSource)),
 };

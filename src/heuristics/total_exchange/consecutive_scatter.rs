@@ -11,7 +11,7 @@
 
 use super::furthest_first::FurthestFirst;
 use super::queue_sim::{InitialOrder, Msg, Tie, lanes, merge, simulate};
-use super::{Shape, ensure, fits};
+use super::{Shape, fits, produce};
 use crate::error::Result;
 use crate::heuristics::Method;
 use crate::spec::{Instance, Node, Schedule, Transmission};
@@ -50,8 +50,5 @@ pub const METHOD: Method = Method {
     summary: "baseline: nodes 1..n scatter one after another, each furthest-first in both directions in \
               max(i−1, n−i) steps; 3·T_opt − ⌊n/2⌋ in total",
     applies: |inst| fits(inst, Shape::LinearArray),
-    run: |inst| {
-        ensure(inst, &METHOD)?;
-        consecutive_scatter(inst)
-    },
+    run: |inst| produce(inst, &METHOD, consecutive_scatter),
 };

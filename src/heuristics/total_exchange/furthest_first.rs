@@ -13,7 +13,7 @@
 //! apply (the paper's even-ring algorithm is `modified-message-shift`, Theorem 3).
 
 use super::queue_sim::{Discipline, InitialOrder, Lane, Msg, Tie, TieBreak, run};
-use super::{Shape, ensure, fits};
+use super::{Shape, fits, produce};
 use crate::error::Result;
 use crate::heuristics::Method;
 use crate::spec::{Instance, Node, Schedule};
@@ -49,8 +49,5 @@ pub const METHOD: Method = Method {
     summary: "every node sends, in each direction, the queued message with the furthest destination \
               (ties: smallest source); optimal: ⌈(n²−1)/4⌉ on a linear array, (n²−1)/8 on an odd ring",
     applies: |inst| fits(inst, Shape::LinearArrayOrOddRing),
-    run: |inst| {
-        ensure(inst, &METHOD)?;
-        furthest_first(inst, Tie::SmallestSource)
-    },
+    run: |inst| produce(inst, &METHOD, |inst| furthest_first(inst, Tie::SmallestSource)),
 };

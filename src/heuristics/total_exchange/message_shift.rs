@@ -10,7 +10,7 @@
 //! The same FIFO discipline drives `modified-message-shift` and `all-clockwise` on even rings.
 
 use super::queue_sim::{Discipline, InitialOrder, Lane, Msg, run};
-use super::{Shape, ensure, fits};
+use super::{Shape, fits, produce};
 use crate::error::Result;
 use crate::heuristics::Method;
 use crate::spec::{Instance, Node, Schedule};
@@ -39,8 +39,5 @@ pub const METHOD: Method = Method {
     summary: "messages rotate around the ring through FIFO queues, own messages furthest first, each \
               dropped at its destination; node-invariant, optimal (n²−1)/8 on odd rings",
     applies: |inst| fits(inst, Shape::OddRing),
-    run: |inst| {
-        ensure(inst, &METHOD)?;
-        message_shift(inst, InitialOrder::FurthestFirst)
-    },
+    run: |inst| produce(inst, &METHOD, |inst| message_shift(inst, InitialOrder::FurthestFirst)),
 };

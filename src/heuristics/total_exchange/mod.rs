@@ -17,7 +17,8 @@
 //! | `all-clockwise` | [`all_clockwise`] | even ring | FIFO, antipodal clockwise | ⌈n(n+2)/8⌉ | TE-18 |
 //!
 //! [`half_duplex_split::split_half_duplex`] turns any of them into an H\* (and, on these
-//! networks, F1) schedule of at most twice the length (TE-23). [`trace::Trace`] reads departure
+//! networks, F1) schedule of at most twice the length (TE-23); the registered methods apply it
+//! themselves on H\* and F1 instances. H1 is refused (the split is not H1-admissible). [`trace::Trace`] reads departure
 //! times and queues back from a checked schedule for the lemma checks.
 
 pub mod all_clockwise;
@@ -42,7 +43,7 @@ pub use trace::Trace;
 
 use super::Method;
 use crate::error::{Error, Result};
-use crate::spec::{Family, Instance, Mode, Model, PortRule, Problem};
+use crate::spec::{Family, Instance, Mode, Model, PortRule, Problem, Schedule};
 
 /// The registered total-exchange algorithms.
 pub static METHODS: &[Method] = &[
@@ -70,11 +71,15 @@ fn fits(inst: &Instance, shape: Shape) -> std::result::Result<(), String> {
         return Err(format!("it solves total-exchange, not {}", inst.problem));
     }
     match inst.model {
-        Model::StoreForward { rule: PortRule::FStar, mode: Mode::Move, .. } => {}
+        Model::StoreForward {
+            rule: PortRule::FStar | PortRule::HStar | PortRule::F1,
+            mode: Mode::Move,
+            ..
+        } => {}
         Model::StoreForward { rule, .. } => {
             return Err(format!(
-                "it is an F* algorithm (004 §2) and the instance's rule is {rule}; \
-                 transform its F* schedule with split_half_duplex (TE-23)"
+                "it is an F* algorithm (004 §2), run under H* and F1 through the half-duplex split \
+                 (TE-23), and the instance's rule is {rule}"
             ));
         }
         ref m => return Err(format!("it needs the store-forward model, not {}", m.name())),
@@ -105,7 +110,19 @@ fn fits(inst: &Instance, shape: Shape) -> std::result::Result<(), String> {
     })
 }
 
-/// The method's `applies` as an error, for its `run`.
-fn ensure(inst: &Instance, method: &Method) -> Result<()> {
-    (method.applies)(inst).map_err(|reason| Error::NotApplicable { method: method.name.to_string(), reason })
+/// A method's `run`: refuses (as [`Error::NotApplicable`]) what `applies` refuses, runs the F\*
+/// algorithm, and under H\* or F1 halves its steps with [`split_half_duplex`] ("a slowdown
+/// factor of two", 004 §2, TE-23).
+fn produce(
+    inst: &Instance,
+    method: &Method,
+    algorithm: fn(&Instance) -> Result<Schedule>,
+) -> Result<Schedule> {
+    (method.applies)(inst)
+        .map_err(|reason| Error::NotApplicable { method: method.name.to_string(), reason })?;
+    let schedule = algorithm(inst)?;
+    match inst.model {
+        Model::StoreForward { rule: PortRule::FStar, .. } => Ok(schedule),
+        _ => split_half_duplex(inst, &schedule),
+    }
 }

@@ -16,7 +16,7 @@
 
 use super::message_shift::Fifo;
 use super::queue_sim::{InitialOrder, run};
-use super::{Shape, ensure, fits};
+use super::{Shape, fits, produce};
 use crate::error::Result;
 use crate::heuristics::Method;
 use crate::spec::{Instance, RingTie, Schedule};
@@ -35,8 +35,5 @@ pub const METHOD: Method = Method {
     summary: "even ring: antipodal messages clockwise from even nodes, counter-clockwise from odd ones; \
               own messages furthest first, then relayed FIFO; optimal ⌈(n²−1)/8⌉",
     applies: |inst| fits(inst, Shape::EvenRing),
-    run: |inst| {
-        ensure(inst, &METHOD)?;
-        modified_message_shift(inst)
-    },
+    run: |inst| produce(inst, &METHOD, modified_message_shift),
 };
