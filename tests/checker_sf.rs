@@ -235,7 +235,7 @@ fn te_13_furthest_first_meets_t_opt_la() {
 /// -- --ignored --nocapture`.
 #[test]
 #[ignore]
-fn measure_furthest_first_path_256() {
+fn measure_furthest_first_path() {
     for n in [128, 256, 320] {
         let inst = exchange(&format!("path:{n}"), PortRule::FStar);
         let steps = furthest_first_path(n);

@@ -30,7 +30,7 @@
 //!
 //! **Metrics.** `events`: transmissions (packet hops) over arcs. `link_use`: distinct
 //! (arc, step) pairs used. `peak_buffer`: the auxiliary buffer occupancy of 003 §1 (the
-//! "buffers for at most three packets" of its reference [25]): the largest number of tokens that
+//! "buffers for at most three packets" of its reference \[25\]): the largest number of tokens that
 //! one node holds at the end of a step having *received* them (not originated them) and that it
 //! still sends on in a later step. In move mode these are the tokens sitting at a node after
 //! arriving there by a transmission and not yet sent on; tokens reaching their destination are
@@ -94,7 +94,7 @@ enum Refusal {
 
 /// The token state of one mode: phase-1 sends, phase-2 receipts, the final delivery check.
 trait Tokens {
-    /// Phase 1 of step `t`: may `from` send `token` in transmission `tx` of `step`? On success the
+    /// Phase 1 of step `t`: may the sender of transmission `tx` of `step` send `token`? On success the
     /// send is recorded (move mode: the token leaves `from`).
     fn send(&mut self, t: u32, step: &[Transmission], tx: usize, token: usize) -> Result<(), Refusal>;
     /// Phase 2 of step `t`: `token` reaches `to`.
