@@ -439,3 +439,36 @@ proptest! {
         prop_assert_eq!(got, expected);
     }
 }
+
+/// The checker never trusts the instance either: a capacity breaking w(n) <= w(2n) <= 2w(n),
+/// planted past `Instance::new`'s validation, is rejected.
+#[test]
+fn invalid_capacity_is_rejected() {
+    let mut inst = instance(Problem::Broadcast, 4, "const:1", false);
+    inst.model = Model::FatTree { capacity: Capacity::Table { values: vec![1, 3, 3] }, rounds: false };
+    let v = check(&inst, &halving(4));
+    assert_eq!(rules(&v), BTreeSet::from([Rule::BadEntry]));
+    assert_eq!(v.violations()[0].place, "model.capacity");
+}
+
+/// Throughput measurement, not a timing assertion: `cargo test --release --test
+/// checker_fat_tree -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn measure_halving_broadcast() {
+    for l in [16, 20] {
+        let n = 1usize << l;
+        let inst = instance(Problem::Broadcast, n, "const:1", true);
+        let sched = Schedule::FatTree(halving(n));
+        let start = std::time::Instant::now();
+        let v = checker::check(&inst, &sched);
+        let elapsed = start.elapsed();
+        let c = v.admissible().unwrap();
+        assert_eq!(c.length(), (l * (l + 1)) as u64);
+        println!(
+            "N = 2^{l}: {} messages, {} channel hops checked in {elapsed:.2?}",
+            n - 1,
+            c.metrics().events
+        );
+    }
+}

@@ -815,3 +815,13 @@ proptest! {
         }
     }
 }
+
+/// A model whose mode does not fit the problem (planted past `Instance::new`'s validation) is a
+/// bad entry, not a panic.
+#[test]
+fn mode_must_fit_the_problem() {
+    let mut inst = exchange("path:3", PortRule::FStar);
+    inst.model = Model::StoreForward { rule: PortRule::FStar, mode: Mode::Copy, packet: 1 };
+    let v = check(&inst, &path3_exchange());
+    assert_eq!(rules(&v), BTreeSet::from([Rule::BadEntry]));
+}
