@@ -66,7 +66,8 @@
 
 use super::{Metrics, Rule, Verdict, Violation};
 use crate::spec::{
-    Control, ControlKind, GatherMode, Instance, Message, Model, Network, Node, Port, Problem, Schedule, Start,
+    Control, ControlKind, GatherMode, Instance, Message, Model, Network, Node, Port, Problem, RingTie,
+    Schedule, Start,
 };
 
 /// Checks a bufferless schedule (starts plus control messages) against SPEC §4.1: arc rule,
@@ -84,15 +85,13 @@ pub fn check(instance: &Instance, schedule: &Schedule) -> Verdict {
     let data_starts = resolve_starts(instance, &messages, starts, &mut violations);
     let controls = resolve_controls(&instance.network, instance.ring_tie, control, &mut violations);
 
-    let mut items = Vec::with_capacity(messages.len() + controls.len());
-    for (m, s) in messages.iter().zip(&data_starts) {
-        if let Some(start) = *s {
-            items.push(Item { what: What::Data(m.id), len: m.len, start, arcs: &m.arcs });
-        }
-    }
-    for c in &controls {
-        items.push(Item { what: What::Control(c.control), len: 1, start: c.control.start, arcs: &c.arcs });
-    }
+    let mut items = data_items(&messages, &data_starts);
+    items.extend(controls.iter().map(|c| Item {
+        what: What::Control(c.control),
+        len: 1,
+        start: c.control.start,
+        arcs: &c.arcs,
+    }));
     let single = matches!(instance.model, Model::Bufferless { port: Port::Single, .. });
     let spans = spans(&items, |item, k| item.start + k as i64);
     report_collisions(&instance.network, &items, spans, single, &mut violations);
@@ -105,14 +104,7 @@ pub fn check(instance: &Instance, schedule: &Schedule) -> Verdict {
 
     let first = items.iter().map(|i| i.start).min();
     let last = items.iter().map(|i| i.start + i.len as i64 - 1 + i.arcs.len() as i64 - 1).max();
-    let events: u64 = items.iter().map(|i| i.len * i.arcs.len() as u64).sum();
-    let mut metrics = Metrics { events, link_use: Some(events), ..Metrics::default() };
-    metrics.extra.extend(congestion_extras(
-        &instance.network,
-        &messages,
-        |m| m.len + m.arcs.len() as u64 - 1,
-        "Q",
-    ));
+    let mut metrics = metrics(&instance.network, &messages, &items, |m| m.len + m.arcs.len() as u64 - 1, "Q");
     if let Some(first) = first.filter(|&f| f > 1) {
         metrics.extra.push(("first step".into(), first.to_string()));
     }
@@ -133,11 +125,7 @@ pub fn check_virtual(instance: &Instance, starts: &[Start]) -> Verdict {
     };
     let mut violations = Vec::new();
     let virtual_starts = resolve_starts(instance, &messages, starts, &mut violations);
-    let items: Vec<Item> = messages
-        .iter()
-        .zip(&virtual_starts)
-        .filter_map(|(m, s)| s.map(|start| Item { what: What::Data(m.id), len: m.len, start, arcs: &m.arcs }))
-        .collect();
+    let items = data_items(&messages, &virtual_starts);
     let spans = spans(&items, |item, _| item.start);
     report_collisions(&instance.network, &items, spans, false, &mut violations);
 
@@ -147,12 +135,13 @@ pub fn check_virtual(instance: &Instance, starts: &[Start]) -> Verdict {
         (Some(lo), Some(hi)) => (hi - lo + 1) as u64,
         _ => 0,
     };
-    let events: u64 = items.iter().map(|i| i.len * i.arcs.len() as u64).sum();
-    let mut metrics = Metrics { events, link_use: Some(events), ..Metrics::default() };
-    metrics.extra.push(("virtual duration S".into(), s.to_string()));
-    metrics.extra.extend(congestion_extras(&instance.network, &messages, |m| m.len, "L"));
+    let mut metrics = metrics(&instance.network, &messages, &items, |m| m.len, "L");
+    metrics.extra.insert(0, ("virtual duration S".into(), s.to_string()));
     finish(violations, s, metrics)
 }
+
+/// Steps beyond ±2^40 are rejected before any arithmetic on them (no overflow on bad input).
+const MAX_STEP: i64 = 1 << 40;
 
 fn finish(mut violations: Vec<Violation>, length: u64, metrics: Metrics) -> Verdict {
     violations.sort_by_key(|v| (v.rule, v.step));
@@ -220,6 +209,15 @@ fn resolve_starts(
             });
             continue;
         }
+        if !(-MAX_STEP..=MAX_STEP).contains(&s.start) {
+            violations.push(Violation {
+                rule: Rule::BadEntry,
+                step: None,
+                place: format!("message {}", s.msg),
+                detail: format!("starts in step {}, outside -2^40..2^40; it is not checked further", s.start),
+            });
+            continue;
+        }
         if s.start < 1 {
             violations.push(Violation {
                 rule: Rule::BadEntry,
@@ -265,7 +263,7 @@ impl ResolvedControl<'_> {
 /// receivers (NotAnArc). Only messages with a path are returned.
 fn resolve_controls<'a>(
     network: &Network,
-    tie: crate::spec::RingTie,
+    tie: RingTie,
     control: &'a [Control],
     violations: &mut Vec<Violation>,
 ) -> Vec<ResolvedControl<'a>> {
@@ -283,15 +281,20 @@ fn resolve_controls<'a>(
             bad(Rule::BadEntry, None, "is addressed to its own sender".into());
             continue;
         }
+        if !(-MAX_STEP..=MAX_STEP).contains(&c.start) {
+            bad(Rule::BadEntry, None, format!("starts in step {}, outside -2^40..2^40", c.start));
+            continue;
+        }
         if c.start < 1 {
             bad(Rule::BadEntry, Some(c.start), "starts before step 1 (steps are numbered 1, 2, ...)".into());
         }
-        let positive = match c.kind {
-            ControlKind::WakeUp | ControlKind::Order => c.value.is_none_or(|s| s >= 1),
-            ControlKind::Certificate => c.value.is_none_or(|v| v >= 1) && c.value2.is_none_or(|v| v >= 0),
+        let within = |value: Option<i64>, min| value.is_none_or(|v| (min..=MAX_STEP).contains(&v));
+        let possible = match c.kind {
+            ControlKind::WakeUp | ControlKind::Order => within(c.value, 1),
+            ControlKind::Certificate => within(c.value, 1) && within(c.value2, 0),
             ControlKind::Token => true,
         };
-        if !positive {
+        if !possible {
             bad(
                 Rule::BadEntry,
                 None,
@@ -325,6 +328,15 @@ fn control_name(c: &Control) -> String {
         (None, None) => String::new(),
     };
     format!("{kind}{value} {}->{}", c.from, c.to)
+}
+
+/// The started data messages as items.
+fn data_items<'a>(messages: &'a [Message], starts: &[Option<i64>]) -> Vec<Item<'a>> {
+    messages
+        .iter()
+        .zip(starts)
+        .filter_map(|(m, s)| s.map(|start| Item { what: What::Data(m.id), len: m.len, start, arcs: &m.arcs }))
+        .collect()
 }
 
 /// What occupies arcs.
@@ -530,9 +542,9 @@ fn distributed_rules(
         let mut earliest = (t + 1, first, false);
         for c in controls.iter().filter(|c| c.control.to == u) {
             if let (ControlKind::WakeUp | ControlKind::Order, Some(v)) = (c.control.kind, c.control.value)
-                && c.received() + v > earliest.0
+                && c.received().saturating_add(v) > earliest.0
             {
-                earliest = (c.received() + v, c, true);
+                earliest = (c.received().saturating_add(v), c, true);
             }
         }
         let (allowed, c, order) = earliest;
@@ -551,14 +563,18 @@ fn distributed_rules(
     }
 }
 
-/// `congestion C` (000 §2.4: flits of data messages over the busiest arc) and the second
-/// trivial lower-bound parameter named `name` (Q for chatting schedules, L for virtual ones).
-fn congestion_extras(
+/// Events (flit-arc crossings; for a virtual schedule, arc-steps occupied), which are also the
+/// arc-steps used, and the trivial lower-bound parameters: `congestion C` (000 §2.4: flits of
+/// data messages over the busiest arc) and the parameter `name` computed by `second` (Q for
+/// chatting schedules, Proposition 2.1; L for virtual ones, Proposition 3.1).
+fn metrics(
     network: &Network,
     messages: &[Message],
+    items: &[Item],
     second: impl Fn(&Message) -> u64,
     name: &str,
-) -> Vec<(String, String)> {
+) -> Metrics {
+    let events: u64 = items.iter().map(|i| i.len * i.arcs.len() as u64).sum();
     let mut load = vec![0u64; network.arcs().len()];
     for m in messages {
         for &a in &m.arcs {
@@ -567,7 +583,11 @@ fn congestion_extras(
     }
     let c = load.into_iter().max().unwrap_or(0);
     let q = messages.iter().map(second).max().unwrap_or(0);
-    vec![("congestion C".into(), c.to_string()), (format!("lower bound parameter {name}"), q.to_string())]
+    let extra = vec![
+        ("congestion C".into(), c.to_string()),
+        (format!("lower bound parameter {name}"), q.to_string()),
+    ];
+    Metrics { events, link_use: Some(events), extra, ..Metrics::default() }
 }
 
 /// Gather: the steps between the root's first and last reception in which it receives nothing
@@ -605,4 +625,392 @@ fn root_gaps(messages: &[Message], starts: &[Option<i64>]) -> Vec<(String, Strin
         extra.push(("root gaps".into(), gaps.join(", ")));
     }
     extra
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checker;
+    use crate::spec::io::parse_instance;
+
+    fn instance(toml: &str) -> Instance {
+        parse_instance(toml, "test.toml", "test").expect("valid instance")
+    }
+
+    /// A chatting instance on `network` with `(src, dst, length)` messages.
+    fn chatting(network: &str, port: &str, messages: &[(usize, usize, u64)]) -> Instance {
+        let mut toml =
+            format!("problem = \"chatting\"\nnetwork = \"{network}\"\n[model]\nport = \"{port}\"\n");
+        for (s, d, l) in messages {
+            toml.push_str(&format!("[[messages]]\nsrc = {s}\ndst = {d}\nlength = {l}\n"));
+        }
+        instance(&toml)
+    }
+
+    fn starts(s: &[(usize, i64)]) -> Vec<Start> {
+        s.iter().map(|&(msg, start)| Start { msg, start }).collect()
+    }
+
+    fn bufferless(s: &[(usize, i64)], control: Vec<Control>) -> Schedule {
+        Schedule::Bufferless { starts: starts(s), control }
+    }
+
+    fn control(kind: ControlKind, from: Node, to: Node, start: i64, value: Option<i64>) -> Control {
+        Control { kind, from, to, start, value, value2: None }
+    }
+
+    fn texts(v: &Verdict) -> Vec<String> {
+        v.violations().iter().map(|v| v.to_string()).collect()
+    }
+
+    fn length(v: &Verdict) -> u64 {
+        v.admissible().unwrap_or_else(|| panic!("rejected: {:?}", texts(v))).length()
+    }
+
+    fn extra<'a>(v: &'a Verdict, name: &str) -> Option<&'a str> {
+        let m = v.admissible().expect("admissible").metrics();
+        m.extra.iter().find(|(k, _)| k == name).map(|(_, x)| x.as_str())
+    }
+
+    /// SPEC §6's example verbatim: messages 5 (0 -> 4, 3 flits, start 2) and 9 (3 -> 4, start 7)
+    /// meet on arc (3,4) in step 7; the other eight messages use arc (5,4) from step 20 on.
+    fn spec_example(port: &str) -> Verdict {
+        let mut msgs = vec![(5, 4, 1); 10];
+        msgs[5] = (0, 4, 3);
+        msgs[9] = (3, 4, 1);
+        let inst = chatting("path:6", port, &msgs);
+        let s: Vec<(usize, i64)> = (0..10).map(|i| (i, 20 + i as i64)).collect();
+        let mut s = s;
+        s[5].1 = 2;
+        s[9].1 = 7;
+        check(&inst, &bufferless(&s, vec![]))
+    }
+
+    #[test]
+    fn arc_rule_names_both_flits_exactly_as_spec_section_6() {
+        assert_eq!(
+            texts(&spec_example("multi")),
+            ["arc rule: step 7, arc (3,4) carries flit 2 of message 5 and flit 0 of message 9"]
+        );
+        assert_eq!(
+            texts(&spec_example("single")),
+            [
+                "arc rule: step 7, arc (3,4) carries flit 2 of message 5 and flit 0 of message 9",
+                "port rule: step 7, node 3 sends flit 2 of message 5 and flit 0 of message 9",
+                "port rule: step 7, node 4 receives flit 2 of message 5 and flit 0 of message 9",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_long_overlap_is_one_violation_that_says_how_long() {
+        let inst = chatting("path:2", "multi", &[(0, 1, 4), (0, 1, 3)]);
+        assert_eq!(
+            texts(&check(&inst, &bufferless(&[(0, 1), (1, 2)], vec![]))),
+            [
+                "arc rule: step 2, arc (0,1) carries flit 1 of message 0 and flit 0 of message 1 (overlap in steps 2..4)"
+            ]
+        );
+        // Back to back: flit 3 in step 4, the next message from step 5.
+        assert_eq!(length(&check(&inst, &bufferless(&[(0, 1), (1, 5)], vec![]))), 7);
+    }
+
+    #[test]
+    fn port_rule_applies_only_under_single_port() {
+        for (msgs, verb) in [([(1, 0, 1), (1, 2, 1)], "sends"), ([(0, 1, 1), (2, 1, 1)], "receives")] {
+            let sched = bufferless(&[(0, 1), (1, 1)], vec![]);
+            assert_eq!(length(&check(&chatting("path:3", "multi", &msgs), &sched)), 1);
+            assert_eq!(
+                texts(&check(&chatting("path:3", "single", &msgs), &sched)),
+                [format!("port rule: step 1, node 1 {verb} flit 0 of message 0 and flit 0 of message 1")]
+            );
+        }
+    }
+
+    #[test]
+    fn unknown_duplicate_early_and_missing_starts_under_both_port_rules() {
+        for port in ["multi", "single"] {
+            let inst = chatting("path:4", port, &[(0, 3, 2), (3, 2, 1), (1, 2, 1)]);
+            let v = check(&inst, &bufferless(&[(0, 1), (7, 3), (0, 5), (1, 0)], vec![]));
+            assert_eq!(
+                texts(&v),
+                [
+                    "incomplete delivery: message 2 has no start: its 1 flits never leave node 1 for node 2",
+                    "unknown item: message 7 is not a message of this instance (start 3)",
+                    "bad entry: message 0 is started twice (steps 1 and 5); the first start is checked",
+                    "bad entry: step 0, message 1 starts before step 1 (steps are numbered 1, 2, ...)",
+                ],
+                "{port}"
+            );
+        }
+    }
+
+    #[test]
+    fn absurd_steps_are_bad_entries_not_overflows() {
+        let inst = chatting("path:3", "single", &[(0, 2, 3), (2, 0, 1)]);
+        let v = check(
+            &inst,
+            &bufferless(
+                &[(0, i64::MAX), (1, i64::MIN)],
+                vec![control(ControlKind::Token, 0, 2, i64::MAX, None)],
+            ),
+        );
+        assert_eq!(
+            texts(&v),
+            [
+                "incomplete delivery: message 0 has no start: its 3 flits never leave node 0 for node 2",
+                "incomplete delivery: message 1 has no start: its 1 flits never leave node 2 for node 0",
+                format!(
+                    "bad entry: message 0 starts in step {}, outside -2^40..2^40; it is not checked further",
+                    i64::MAX
+                )
+                .as_str(),
+                format!(
+                    "bad entry: message 1 starts in step {}, outside -2^40..2^40; it is not checked further",
+                    i64::MIN
+                )
+                .as_str(),
+                format!("bad entry: token 0->2 starts in step {}, outside -2^40..2^40", i64::MAX).as_str(),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_null_message_needs_no_start() {
+        let inst = instance("problem = \"gather\"\nnetwork = \"path:3\"\nlengths = [0, 2]\n");
+        assert_eq!(
+            texts(&check(&inst, &bufferless(&[(2, 1), (1, 1)], vec![]))),
+            ["unknown item: message 1 is null (L = 0): a null message takes no time and needs no start"]
+        );
+        assert_eq!(length(&check(&inst, &bufferless(&[(2, 1)], vec![]))), 3);
+    }
+
+    #[test]
+    fn control_messages_are_one_flit_messages_named_by_kind_and_value() {
+        // Gather on path:3: M_2 crosses (1,0) in step 2, as does P_1's certificate.
+        let inst = instance("problem = \"gather\"\nnetwork = \"path:3\"\nlengths = [0, 1]\n");
+        let cert = Control { value2: Some(1), ..control(ControlKind::Certificate, 1, 0, 2, Some(3)) };
+        assert_eq!(
+            texts(&check(&inst, &bufferless(&[(2, 1)], vec![cert.clone()]))),
+            [
+                "arc rule: step 2, arc (1,0) carries flit 0 of message 2 and certificate (3, 1) 1->0",
+                "port rule: step 2, node 1 sends flit 0 of message 2 and certificate (3, 1) 1->0",
+                "port rule: step 2, node 0 receives flit 0 of message 2 and certificate (3, 1) 1->0",
+            ]
+        );
+        let later = Control { start: 3, ..cert };
+        let v = check(&inst, &bufferless(&[(2, 1)], vec![later]));
+        assert_eq!(length(&v), 3);
+        assert_eq!(v.admissible().unwrap().metrics().events, 3);
+    }
+
+    #[test]
+    fn malformed_control_messages() {
+        let inst = chatting("ula:3", "multi", &[(0, 2, 1)]);
+        let v = check(
+            &inst,
+            &bufferless(
+                &[(0, 5)],
+                vec![
+                    control(ControlKind::WakeUp, 0, 9, 1, Some(1)),
+                    control(ControlKind::Token, 1, 1, 1, None),
+                    control(ControlKind::Order, 0, 1, 0, Some(0)),
+                    control(ControlKind::Token, 2, 0, 1, None),
+                ],
+            ),
+        );
+        assert_eq!(
+            texts(&v),
+            [
+                "not an arc: token 2->0 has no path from 2 to 0 in ula:3",
+                "unknown item: wake-up (1) 0->9 names a node outside 0..2",
+                "bad entry: token 1->1 is addressed to its own sender",
+                "bad entry: order (0) 0->1 carries an impossible value (orders and lags are >= 1, stream lengths \
+                 >= 0, paper 001 §3)",
+                "bad entry: step 0, order (0) 0->1 starts before step 1 (steps are numbered 1, 2, ...)",
+            ]
+        );
+    }
+
+    /// Gather on path:4 with L = (1, 0, 1), Shoulder-Tap with the SG-11 correction: wake-ups
+    /// (1) in steps 1, 2, 3; M_1 starts in step 3, M_3 in step 4; the last flit reaches P_0 in
+    /// step 6.
+    fn tap(mode: &str, port: &str) -> Instance {
+        instance(&format!(
+            "problem = \"gather\"\nnetwork = \"path:4\"\nlengths = [1, 0, 1]\n[model]\nport = \"{port}\"\ngather = \"{mode}\"\n"
+        ))
+    }
+
+    fn wake_ups(steps: [i64; 3], values: [i64; 3]) -> Vec<Control> {
+        (0..3).map(|k| control(ControlKind::WakeUp, k, k + 1, steps[k], Some(values[k]))).collect()
+    }
+
+    fn distributed(starts: &[(usize, i64)], control: Vec<Control>, port: &str) -> Vec<String> {
+        let sched = bufferless(starts, control);
+        let central = check(&tap("centralized", port), &sched);
+        let distributed = check(&tap("distributed", port), &sched);
+        // The distributed rules only add violations.
+        let rest: Vec<String> =
+            texts(&distributed).into_iter().filter(|t| !t.starts_with("distributed")).collect();
+        assert_eq!(rest, texts(&central));
+        texts(&distributed)
+    }
+
+    #[test]
+    fn distributed_gather_accepts_shoulder_tap_and_reports_its_metrics() {
+        let v = check(
+            &tap("distributed", "single"),
+            &bufferless(&[(1, 3), (3, 4)], wake_ups([1, 2, 3], [1, 1, 1])),
+        );
+        assert_eq!(length(&v), 6);
+        let m = v.admissible().unwrap().metrics();
+        assert_eq!((m.events, m.link_use), (7, Some(7)));
+        assert_eq!(extra(&v, "congestion C"), Some("2"));
+        assert_eq!(extra(&v, "lower bound parameter Q"), Some("3"));
+        assert_eq!(extra(&v, "root idle steps"), Some("2"));
+        assert_eq!(extra(&v, "root gaps"), Some("4..5"));
+        assert_eq!(extra(&v, "first step"), None);
+    }
+
+    #[test]
+    fn d0_every_node_must_be_woken() {
+        let mut c = wake_ups([1, 2, 3], [1, 1, 1]);
+        c.pop();
+        assert_eq!(
+            distributed(&[(1, 3), (3, 4)], c, "single"),
+            ["distributed start: node 3 is never woken: no control message reaches it (paper 001 (5))"]
+        );
+    }
+
+    #[test]
+    fn d1_nothing_is_sent_before_the_node_is_woken() {
+        assert_eq!(
+            distributed(&[(1, 3), (3, 4)], wake_ups([1, 1, 3], [1, 1, 1]), "single"),
+            [
+                "distributed start: step 1, node 1 sends wake-up (1) 1->2 before it is woken (wake-up (1) 0->1 is \
+                 received at the end of step 1)"
+            ]
+        );
+        assert_eq!(
+            distributed(&[(1, 3), (3, 3)], wake_ups([1, 2, 3], [1, 1, 1]), "single"),
+            [
+                "distributed start: step 3, node 3 starts message 3 in step 3, but it is woken only at the end of \
+                 step 3 (by wake-up (1) 2->3): step 4 at the earliest"
+            ]
+        );
+    }
+
+    #[test]
+    fn d2_transmit_after_s_steps_is_honoured() {
+        assert_eq!(
+            distributed(&[(1, 3), (3, 4)], wake_ups([1, 2, 3], [1, 1, 3]), "single"),
+            [
+                "distributed start: step 4, node 3 starts message 3 in step 4, but wake-up (3) 2->3, received at \
+                 the end of step 3, allows step 6 at the earliest"
+            ]
+        );
+        let v = check(
+            &tap("distributed", "single"),
+            &bufferless(&[(1, 3), (3, 6)], wake_ups([1, 2, 3], [1, 1, 3])),
+        );
+        assert_eq!(length(&v), 8);
+    }
+
+    #[test]
+    fn d3_a_node_synchronises_before_it_transmits() {
+        // P_1 dispatches in step 2, the step it sends P_2's wake-up (a port violation too when
+        // single-port).
+        assert_eq!(
+            distributed(&[(1, 2), (3, 4)], wake_ups([1, 2, 3], [1, 1, 1]), "multi"),
+            [
+                "distributed start: step 2, node 1 sends wake-up (1) 1->2 in step 2 but already started message 1 \
+                 in step 2 (a PE synchronises before it transmits, paper 001 (5))"
+            ]
+        );
+        // The root wakes P_2 itself, over P_1, which relays the call in the step it dispatches
+        // (different arcs, so multi-port allows it).
+        let mut c = wake_ups([1, 2, 4], [1, 1, 1]);
+        c[1] = control(ControlKind::WakeUp, 0, 2, 2, Some(1));
+        assert_eq!(
+            distributed(&[(1, 3), (3, 5)], c, "multi"),
+            [
+                "distributed start: step 3, node 1 relays wake-up (1) 0->2 in step 3 but already started message 1 \
+                 in step 3 (a PE synchronises before it transmits, paper 001 (5))"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_late_first_event_is_accepted_and_reported() {
+        let inst = instance("problem = \"scatter\"\nnetwork = \"path:3\"\nlengths = [1, 1]\n");
+        let v = check(&inst, &bufferless(&[(2, 3), (1, 4)], vec![]));
+        assert_eq!(length(&v), 4);
+        assert_eq!(extra(&v, "first step"), Some("3"));
+    }
+
+    #[test]
+    fn a_schedule_of_another_model_is_a_bad_entry() {
+        let inst = chatting("path:2", "multi", &[(0, 1, 1)]);
+        assert_eq!(
+            texts(&check(&inst, &Schedule::Virtual(starts(&[(0, 1)])))),
+            ["bad entry: schedule is a virtual schedule, not a bufferless one"]
+        );
+    }
+
+    /// CHAT-5: on ula:5, messages 0 -> 3 and 1 -> 4 (2 flits each) and 3 -> 4 (1 flit) are
+    /// rectangles [0,2] x [v, v+1], [1,3] x [v, v+1] and [3,3] x [v, v].
+    fn ula_virtual() -> Instance {
+        instance(
+            "problem = \"chatting\"\nnetwork = \"ula:5\"\n[model]\nvirtual = true\n\
+             [[messages]]\nsrc = 0\ndst = 3\nlength = 2\n[[messages]]\nsrc = 1\ndst = 4\nlength = 2\n\
+             [[messages]]\nsrc = 3\ndst = 4\nlength = 1\n",
+        )
+    }
+
+    #[test]
+    fn chat5_overlapping_rectangles_are_rejected() {
+        let v = checker::check(&ula_virtual(), &Schedule::Virtual(starts(&[(0, 1), (1, 2), (2, 1)])));
+        assert_eq!(
+            texts(&v),
+            [
+                "arc rule: step 2, arc (1,2) carries flit 1 of message 0 and flit 0 of message 1",
+                "arc rule: step 2, arc (2,3) carries flit 1 of message 0 and flit 0 of message 1",
+            ]
+        );
+        // Message 2 shares arc (3,4) with message 1 in steps 2..3.
+        let v = checker::check(&ula_virtual(), &Schedule::Virtual(starts(&[(0, 1), (1, 3), (2, 4)])));
+        assert_eq!(
+            texts(&v),
+            ["arc rule: step 4, arc (3,4) carries flit 1 of message 1 and flit 0 of message 2"]
+        );
+    }
+
+    #[test]
+    fn chat4_chat5_disjoint_rectangles_are_admissible_with_duration_s() {
+        for (s, expected) in
+            [([(0, 1), (1, 3), (2, 1)], 4), ([(0, 5), (1, 7), (2, 6)], 4), ([(0, 1), (1, 3), (2, 9)], 9)]
+        {
+            let v = checker::check(&ula_virtual(), &Schedule::Virtual(starts(&s)));
+            assert_eq!(length(&v), expected, "{s:?}");
+            assert_eq!(extra(&v, "virtual duration S"), Some(expected.to_string().as_str()));
+            // (3.5) is shift-invariant, and S >= max(C, L) = max(4, 2) (Proposition 3.1).
+            assert_eq!(extra(&v, "congestion C"), Some("4"));
+            assert_eq!(extra(&v, "lower bound parameter L"), Some("2"));
+            assert_eq!(v.admissible().unwrap().metrics().events, 2 * 3 + 2 * 3 + 1);
+        }
+    }
+
+    #[test]
+    fn virtual_starts_are_resolved_like_ordinary_starts() {
+        let v = checker::check(&ula_virtual(), &Schedule::Virtual(starts(&[(0, 1), (0, 9), (5, 1), (2, 0)])));
+        assert_eq!(
+            texts(&v),
+            [
+                "incomplete delivery: message 1 has no start: its 2 flits never leave node 1 for node 4",
+                "unknown item: message 5 is not a message of this instance (start 1)",
+                "bad entry: message 0 is started twice (steps 1 and 9); the first start is checked",
+                "bad entry: step 0, message 2 starts before step 1 (steps are numbered 1, 2, ...)",
+            ]
+        );
+    }
 }
