@@ -26,7 +26,8 @@ fn json(args: &[&str]) -> (i32, serde_json::Value) {
     let mut all = vec!["--format", "json"];
     all.extend_from_slice(args);
     let (code, stdout, stderr) = run(&all);
-    let v = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {stdout}\n{stderr}"));
+    let v = serde_json::from_str(&stdout)
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {stdout}\n{stderr}"));
     (code, v)
 }
 
@@ -68,9 +69,13 @@ fn check_rejects_a_collision_with_exit_code_1_and_names_the_rule() {
     assert_eq!(v["admissible"], false);
     assert_eq!(v["status"], "inadmissible");
     assert_eq!(v["certified"], false);
-    let violations: Vec<&str> = v["violations"].as_array().unwrap().iter().map(|x| x.as_str().unwrap()).collect();
+    let violations: Vec<&str> =
+        v["violations"].as_array().unwrap().iter().map(|x| x.as_str().unwrap()).collect();
     assert!(violations.iter().any(|s| s.starts_with("arc rule: step 1, arc (0,1)")), "{violations:?}");
-    snapshot!("cli_check_collision_text", run(&["check", &data("path3.toml"), &data("path3-collision.json")]).1);
+    snapshot!(
+        "cli_check_collision_text",
+        run(&["check", &data("path3.toml"), &data("path3-collision.json")]).1
+    );
 }
 
 #[test]
@@ -82,11 +87,24 @@ fn bad_input_gets_one_line_naming_file_field_and_reason() {
         ("cli_error_capacity_rule", vec!["bounds".into(), data("bad-capacity.toml")]),
         ("cli_error_missing_file", vec!["bounds".into(), "no/such/file.toml".into()]),
         ("cli_error_schedule_malformed", vec!["check".into(), data("path3.toml"), data("malformed.json")]),
-        ("cli_error_schedule_unknown_node", vec!["check".into(), data("path3.toml"), data("unknown-node.json")]),
-        ("cli_error_unknown_method", vec!["solve".into(), data("path3.toml"), "--method".into(), "nope".into()]),
+        (
+            "cli_error_schedule_unknown_node",
+            vec!["check".into(), data("path3.toml"), data("unknown-node.json")],
+        ),
+        (
+            "cli_error_unknown_method",
+            vec!["solve".into(), data("path3.toml"), "--method".into(), "nope".into()],
+        ),
         (
             "cli_error_size_guard",
-            vec!["solve".into(), data("path3.toml"), "--method".into(), "ilp".into(), "--max-vars".into(), "5".into()],
+            vec![
+                "solve".into(),
+                data("path3.toml"),
+                "--method".into(),
+                "ilp".into(),
+                "--max-vars".into(),
+                "5".into(),
+            ],
         ),
     ];
     for (name, args) in cases {
@@ -105,7 +123,8 @@ fn an_unknown_token_is_a_violation_not_an_input_error() {
 
 #[test]
 fn gen_writes_an_instance_that_loads_back() {
-    let (code, stdout, _) = run(&["gen", "total-exchange", "--network", "ring:8", "--ring-tie", "alternating"]);
+    let (code, stdout, _) =
+        run(&["gen", "total-exchange", "--network", "ring:8", "--ring-tie", "alternating"]);
     assert_eq!(code, 0);
     let inst = commsched::spec::io::parse_instance(&stdout, "<stdout>", "x").expect("gen output parses");
     assert_eq!(inst.network.spec_string(), "ring:8");

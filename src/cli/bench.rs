@@ -21,9 +21,11 @@ pub fn run(sizes: &[usize], out: &mut dyn Write) -> Result<u8> {
         ),
     )?;
     for &n in sizes {
-        for (net, tie) in [(format!("path:{n}"), RingTie::Clockwise), (format!("ring:{n}"), RingTie::Alternating)] {
-            let network = Network::parse(&net)
-                .map_err(|r| crate::error::InputError::new("<flags>", "--sizes", r))?;
+        for (net, tie) in
+            [(format!("path:{n}"), RingTie::Clockwise), (format!("ring:{n}"), RingTie::Alternating)]
+        {
+            let network =
+                Network::parse(&net).map_err(|r| crate::error::InputError::new("<flags>", "--sizes", r))?;
             let problem = Problem::TotalExchange(None);
             let model = default_model(&problem);
             let inst = Instance::new(net.clone(), network, problem, model, tie, "<flags>")?;
@@ -36,7 +38,9 @@ pub fn run(sizes: &[usize], out: &mut dyn Write) -> Result<u8> {
                 let check = t1.elapsed();
                 let (length, events) = match &verdict {
                     Verdict::Admissible(c) => (c.length().to_string(), c.metrics().events),
-                    Verdict::Inadmissible(v) => (format!("INADMISSIBLE ({})", v.len()), sched.entries() as u64),
+                    Verdict::Inadmissible(v) => {
+                        (format!("INADMISSIBLE ({})", v.len()), sched.entries() as u64)
+                    }
                 };
                 let rate = events as f64 / check.as_secs_f64().max(1e-9);
                 w(

@@ -86,9 +86,17 @@ fn backend(b: BackendArg) -> BackendKind {
 
 fn solve_options(limits: &Limits) -> Result<SolveOptions> {
     if !(limits.timeout.is_finite() && limits.timeout > 0.0) {
-        return Err(InputError::new("<flags>", "--timeout", format!("{} is not a positive number of seconds", limits.timeout)).into());
+        return Err(InputError::new(
+            "<flags>",
+            "--timeout",
+            format!("{} is not a positive number of seconds", limits.timeout),
+        )
+        .into());
     }
-    Ok(SolveOptions { timeout: Some(Duration::from_secs_f64(limits.timeout)), max_variables: limits.max_vars })
+    Ok(SolveOptions {
+        timeout: Some(Duration::from_secs_f64(limits.timeout)),
+        max_variables: limits.max_vars,
+    })
 }
 
 fn print_summary(s: &Summary, format: Format, out: &mut dyn Write) -> Result<()> {
@@ -259,7 +267,8 @@ fn solve(
         }
     };
     if let (Some(path), Some(sched)) = (file, &schedule) {
-        std::fs::write(path, schedule_to_json(&inst, sched) + "\n").map_err(io_err(&path.display().to_string()))?;
+        std::fs::write(path, schedule_to_json(&inst, sched) + "\n")
+            .map_err(io_err(&path.display().to_string()))?;
     }
     print_summary(&summary, format, out)?;
     Ok(if summary.status == "inadmissible" { 1 } else { 0 })
@@ -304,7 +313,9 @@ fn export(paths: &[PathBuf], b: BackendArg, dir: &Path, out: &mut dyn Write) -> 
                 writeln!(out, "skipped {}: {e}", file.display()).map_err(io_err("<stdout>"))?;
                 continue;
             }
-            Err(Error::Input(i)) if i.file.is_empty() => return Err(i.in_file(file.display().to_string()).into()),
+            Err(Error::Input(i)) if i.file.is_empty() => {
+                return Err(i.in_file(file.display().to_string()).into());
+            }
             Err(e) => return Err(e),
         };
         let rel = file.strip_prefix(&root).unwrap_or(&file).with_extension("");
@@ -334,7 +345,9 @@ pub fn generate(g: &GenArgs) -> Result<Instance> {
     if !g.messages.is_empty() {
         let mut msgs = Vec::new();
         for (i, m) in g.messages.iter().enumerate() {
-            let bad = || InputError::new("<flags>", format!("--messages[{i}]"), format!("`{m}` is not SRC-DST:LEN"));
+            let bad = || {
+                InputError::new("<flags>", format!("--messages[{i}]"), format!("`{m}` is not SRC-DST:LEN"))
+            };
             let (ends, len) = m.split_once(':').ok_or_else(bad)?;
             let (src, dst) = ends.split_once('-').ok_or_else(bad)?;
             let mut msg = toml::Table::new();
@@ -397,13 +410,17 @@ fn report_cmd(
         match format {
             Format::Text => report::write_text(&reports, w),
             Format::Markdown => report::write_markdown(&reports, w),
-            Format::Json => writeln!(w, "{}", serde_json::to_string_pretty(&reports).expect("reports serialise")),
+            Format::Json => {
+                writeln!(w, "{}", serde_json::to_string_pretty(&reports).expect("reports serialise"))
+            }
         }
     };
     match dir {
         Some(d) => {
             std::fs::create_dir_all(d).map_err(io_err(&d.display().to_string()))?;
-            for (f, name) in [(Format::Text, "report.txt"), (Format::Markdown, "report.md"), (Format::Json, "report.json")] {
+            for (f, name) in
+                [(Format::Text, "report.txt"), (Format::Markdown, "report.md"), (Format::Json, "report.json")]
+            {
                 let path = d.join(name);
                 let mut file = std::fs::File::create(&path).map_err(io_err(&path.display().to_string()))?;
                 write(f, &mut file).map_err(io_err(&path.display().to_string()))?;
@@ -423,7 +440,8 @@ fn list(out: &mut dyn Write) -> Result<u8> {
             text += &format!("  {:<26} {}  [{}]\n", m.name, m.summary, m.source);
         }
         if exact::supports(p) {
-            text += &format!("  {:<26} exact optimum with certificate (ILP, good_lp + microlp)\n", "ilp | exact");
+            text +=
+                &format!("  {:<26} exact optimum with certificate (ILP, good_lp + microlp)\n", "ilp | exact");
             text += &format!("  {:<26} exact optimum with certificate (SMT, z3)\n", "smt");
         }
     }

@@ -13,6 +13,8 @@ pub struct ClaimValue {
     pub about: String,
     /// The claimed value in SPEC steps.
     pub value: u64,
+    /// `=` for an exact value, `<=` for an upper bound (TE-23's "factor two").
+    pub relation: &'static str,
     /// The paper's formula and how it was converted to SPEC steps.
     pub convention: String,
 }
@@ -39,6 +41,7 @@ pub fn claimed_values(instance: &Instance) -> Vec<ClaimValue> {
                 claim: "TE-13".into(),
                 about: "optimum (furthest-first, Theorem 1)".into(),
                 value: t_opt_linear_array(n),
+                relation: "=",
                 convention: "⌈(n²−1)/4⌉; paper 004 time 1 is SPEC step 1".into(),
             }),
             Family::Ring(_) => out.push(ClaimValue {
@@ -50,6 +53,7 @@ pub fn claimed_values(instance: &Instance) -> Vec<ClaimValue> {
                 }
                 .into(),
                 value: t_opt_ring(n),
+                relation: "=",
                 convention: "⌈(n²−1)/8⌉; paper 004 time 1 is SPEC step 1".into(),
             }),
             _ => {}
@@ -60,6 +64,7 @@ pub fn claimed_values(instance: &Instance) -> Vec<ClaimValue> {
             claim: instance.paper.claims.first().cloned().unwrap_or_else(|| "paper".into()),
             about: "length stated by the paper".into(),
             value: len,
+            relation: "=",
             convention: if instance.paper.note.is_empty() {
                 "SPEC steps".into()
             } else {
@@ -68,6 +73,58 @@ pub fn claimed_values(instance: &Instance) -> Vec<ClaimValue> {
         });
     }
     out
+}
+
+/// What the paper claims for the length of algorithm `method` on the instance, in SPEC steps
+/// (paper 004 §2–§4). Under H\* and F1 the registered algorithms run through the half-duplex
+/// split, for which TE-23 claims at most twice the F\* length.
+pub fn claimed_for_method(method: &str, instance: &Instance) -> Option<ClaimValue> {
+    if !matches!(instance.problem, Problem::TotalExchange(None)) {
+        return None;
+    }
+    let n = instance.network.len() as u64;
+    let ring = matches!(instance.network.family(), Family::Ring(_));
+    let (claim, about, value, formula) = match (method, ring) {
+        ("furthest-first", false) => {
+            ("TE-13", "furthest-first (Theorem 1)", t_opt_linear_array(n), "⌈(n²−1)/4⌉")
+        }
+        ("consecutive-scatter", false) => (
+            "TE-4",
+            "n consecutive optimal scatters",
+            3 * t_opt_linear_array(n) - n / 2,
+            "Σ max(i−1, n−i) = 3T_opt(LA) − ⌊n/2⌋",
+        ),
+        ("furthest-first" | "message-shift" | "closest-first", true) => {
+            ("TE-16", "node-invariant algorithm on an odd ring (Theorem 2)", t_opt_ring(n), "(n²−1)/8")
+        }
+        ("modified-message-shift", true) => {
+            ("TE-21", "modified message-shift (Theorem 3)", t_opt_ring(n), "⌈(n²−1)/8⌉")
+        }
+        ("all-clockwise", true) => {
+            ("TE-18", "all antipodal messages clockwise", (n * (n + 2)).div_ceil(8), "⌈n(n+2)/8⌉")
+        }
+        _ => return None,
+    };
+    let split = !matches!(instance.model, Model::StoreForward { rule: PortRule::FStar, .. });
+    Some(ClaimValue {
+        claim: if split { format!("TE-23 ({claim})") } else { claim.into() },
+        about: about.into(),
+        value: if split { 2 * value } else { value },
+        relation: if split { "<=" } else { "=" },
+        convention: if split {
+            format!("2 x {formula}: the F* schedule split into two half-duplex steps per step")
+        } else {
+            format!("{formula}; paper 004 time 1 is SPEC step 1")
+        },
+    })
+}
+
+/// Whether an observed value satisfies a claim.
+pub fn holds(claim: &ClaimValue, observed: u64) -> bool {
+    match claim.relation {
+        "<=" => observed <= claim.value,
+        _ => observed == claim.value,
+    }
 }
 
 #[cfg(test)]

@@ -20,6 +20,8 @@ pub struct MethodResult {
     pub status: String,
     /// length / best lower bound.
     pub ratio: Option<f64>,
+    /// What the paper claims for this algorithm here, and whether the checked length meets it.
+    pub claim: Option<ClaimCheck>,
 }
 
 /// The exact layer's answer on one instance.
@@ -94,15 +96,27 @@ pub fn report(instance: &Instance, options: &ReportOptions) -> InstanceReport {
     let methods = heuristics::for_instance(instance)
         .into_iter()
         .map(|m| {
-            let (length, status) = match (m.run)(instance).and_then(|s| super::checked(instance, &s, m.name)) {
+            let (length, status) = match (m.run)(instance).and_then(|s| super::checked(instance, &s, m.name))
+            {
                 Ok(c) => (Some(c.length()), "admissible".to_string()),
                 Err(e) => (None, e.to_string()),
             };
+            let claim = claims::claimed_for_method(m.name, instance).map(|claimed| ClaimCheck {
+                verdict: match length {
+                    Some(l) if claims::holds(&claimed, l) => "holds",
+                    Some(_) => "violated",
+                    None => "unsettled",
+                }
+                .into(),
+                observed: length,
+                claimed,
+            });
             MethodResult {
                 method: m.name.to_string(),
                 length,
                 status,
                 ratio: length.zip(lower_bound).filter(|&(_, lb)| lb > 0).map(|(l, lb)| l as f64 / lb as f64),
+                claim,
             }
         })
         .collect::<Vec<_>>();
@@ -113,7 +127,7 @@ pub fn report(instance: &Instance, options: &ReportOptions) -> InstanceReport {
         .into_iter()
         .map(|claimed| {
             let (observed, verdict) = match optimum {
-                Some(opt) => (Some(opt), if opt == claimed.value { "holds" } else { "violated" }),
+                Some(opt) => (Some(opt), if claims::holds(&claimed, opt) { "holds" } else { "violated" }),
                 // Without a certified optimum a claim is only refuted by a shorter checked
                 // schedule or by a lower bound above it.
                 None => match (best_heuristic, lower_bound) {
@@ -183,10 +197,14 @@ pub fn write_text(reports: &[InstanceReport], out: &mut dyn Write) -> io::Result
             match m.length {
                 Some(l) => writeln!(
                     out,
-                    "  algorithm   {:<28} {:>6}  checked{}",
+                    "  algorithm   {:<28} {:>6}  checked{}{}",
                     m.method,
                     l,
-                    m.ratio.map_or(String::new(), |x| format!(", ratio {x:.3} to the lower bound"))
+                    m.ratio.map_or(String::new(), |x| format!(", ratio {x:.3} to the lower bound")),
+                    m.claim.as_ref().map_or(String::new(), |c| format!(
+                        "; paper {} {} {}: {}",
+                        c.claimed.claim, c.claimed.relation, c.claimed.value, c.verdict
+                    ))
                 )?,
                 None => writeln!(out, "  algorithm   {:<28} {:>6}  {}", m.method, "-", m.status)?,
             }
@@ -209,7 +227,13 @@ pub fn write_text(reports: &[InstanceReport], out: &mut dyn Write) -> io::Result
                     opt(e.upper),
                     e.detail.as_deref().unwrap_or("")
                 )?,
-                _ => writeln!(out, "  exact       {:<28} {:>6}  {}", e.backend, "-", e.detail.as_deref().unwrap_or(""))?,
+                _ => writeln!(
+                    out,
+                    "  exact       {:<28} {:>6}  {}",
+                    e.backend,
+                    "-",
+                    e.detail.as_deref().unwrap_or("")
+                )?,
             }
         }
         for c in &r.claims {
@@ -247,8 +271,11 @@ pub fn write_markdown(reports: &[InstanceReport], out: &mut dyn Write) -> io::Re
                 _ => "n/a".into(),
             },
         );
-        let claims: Vec<String> =
-            r.claims.iter().map(|c| format!("{} = {}: {}", c.claimed.claim, c.claimed.value, c.verdict)).collect();
+        let claims: Vec<String> = r
+            .claims
+            .iter()
+            .map(|c| format!("{} = {}: {}", c.claimed.claim, c.claimed.value, c.verdict))
+            .collect();
         writeln!(
             out,
             "| {} | {} | {} | {} | {} | {} | {} |",
