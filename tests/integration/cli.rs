@@ -43,7 +43,7 @@ fn error_line(args: &[&str]) -> String {
 
 macro_rules! snapshot {
     ($name:expr, $value:expr) => {
-        insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
             insta::assert_snapshot!($name, $value);
         })
     };
