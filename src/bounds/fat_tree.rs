@@ -44,10 +44,10 @@
 //!   up-channel crossing becomes a down-channel crossing of equal capacity) and the same
 //!   per-processor limits, so FT-2 and FT-11 hold unchanged (the tree is symmetric). A reversed
 //!   round is not a round, so the round-model argument is redone directly: going backwards,
-//!   the height-h subtrees holding data that reaches the target multiply per round of height
-//!   > h by at most 1 + min(2^h, w(2^h)·(L − h)) — messages entering one subtree in a round
-//!   cross its down-channel in one step per LCA height, at most w(2^h) in each, and each
-//!   processor receives at most one message per round. Theorem 3's own constant is not
+//!   the height-h subtrees holding data that reaches the target multiply, per round of height
+//!   above h, by at most 1 + min(2^h, w(2^h)·(L − h)): messages entering one subtree in a
+//!   round cross its down-channel in one step per LCA height, at most w(2^h) in each, and
+//!   each processor receives at most one message per round. Theorem 3's own constant is not
 //!   claimed for product and prefix ("details in the full paper").
 
 use super::Bound;

@@ -600,8 +600,7 @@ fn cut_bound(
                 if size as usize == n {
                     break;
                 }
-                let wanted =
-                    all || (blocks.cyclic && (len == b / 2 || len == b.div_ceil(2))) || !blocks.cyclic;
+                let wanted = all || !blocks.cyclic || len == b / 2 || len == b.div_ceil(2);
                 if !wanted {
                     continue;
                 }

@@ -1,7 +1,7 @@
 //! # Gossip in square meshes and tori: bounds of paper 003
 //!
 //! Seed `seeds/003_142ff78795d15ded.txt` (Lau, Zhang), §2, Lemma 1 (GOS-1, cited from
-//! Fujita–Yamashita [11]) and Lemma 2 (GOS-2).
+//! Fujita–Yamashita, reference \[11\]) and Lemma 2 (GOS-2).
 //!
 //! Model: H\*, p = 1, copy mode (SPEC §4.2). Rounds are numbered from 1, so g(N) is the SPEC
 //! length and no conversion is needed. Both lemmas are the edge-count argument: every node
@@ -12,7 +12,7 @@
 //! of [`super::generic`] covers every rule and packet size).
 
 use super::Bound;
-use crate::spec::{Family, Instance, Model, PortRule};
+use crate::spec::{Family, Instance, Model, PortRule, Problem};
 
 /// GOS-1: g(n×n mesh) ≥ n²(n²−1) / (2n(n−1)) = n(n+1)/2 for n > 1 (0 for n = 1).
 pub fn mesh(n: u64) -> u64 {
@@ -29,7 +29,7 @@ pub fn bounds(instance: &Instance) -> Vec<Bound> {
     let Model::StoreForward { rule: PortRule::HStar | PortRule::H1, packet: 1, .. } = instance.model else {
         return Vec::new();
     };
-    if instance.problem != crate::spec::Problem::Gossip {
+    if instance.problem != Problem::Gossip {
         return Vec::new();
     }
     match *instance.network.family() {

@@ -53,7 +53,7 @@ use crate::spec::{GatherMode, Instance, Message, Model, Network, Node, Port, Pro
 /// farthest-destination-first scatter (SG-1, SG-6) and the single-port scatter optimum (SG-4).
 pub fn fdf_length(messages: impl IntoIterator<Item = (u64, u64)>) -> u64 {
     let mut by_depth: Vec<(u64, u64)> = messages.into_iter().filter(|&(_, l)| l > 0).collect();
-    by_depth.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+    by_depth.sort_unstable_by_key(|&(depth, _)| std::cmp::Reverse(depth));
     let mut sent = 0;
     let mut best = 0;
     for (i, &(depth, len)) in by_depth.iter().enumerate() {

@@ -21,7 +21,7 @@
 //! schedule, and is not a lower bound here.
 
 use super::Bound;
-use crate::spec::{Family, Instance, Model, PortRule};
+use crate::spec::{Family, Instance, Model, PortRule, Problem};
 
 /// TE-1 / TE-22: T_opt(LA) = ⌊n/2⌋⌈n/2⌉ = ⌈(n²−1)/4⌉.
 pub fn linear_array(n: u64) -> u64 {
@@ -37,7 +37,7 @@ pub fn ring(n: u64) -> u64 {
 pub fn bounds(instance: &Instance) -> Vec<Bound> {
     let Model::StoreForward { rule, packet: 1, .. } = instance.model else { return Vec::new() };
     let n = instance.network.len() as u64;
-    let full = matches!(instance.problem, crate::spec::Problem::TotalExchange(_))
+    let full = matches!(instance.problem, Problem::TotalExchange(_))
         && instance.packets().len() as u64 == n * (n - 1);
     if !full {
         return Vec::new();
