@@ -630,30 +630,25 @@ proptest! {
         bounds_below_a_valid_schedule(&inst, false)?;
     }
 
-    // The same, with the checker confirming each schedule and its length (needs the checker
-    // submodules, `todo!()` placeholders on this branch until the checker branches are merged).
+    // The same, with the checker confirming each schedule and its length.
 
     #[test]
-    #[ignore = "needs checker::store_forward (placeholder on this branch)"]
     fn total_exchange_greedy_passes_the_checker(inst in total_exchange_case()) {
         bounds_below_a_valid_schedule(&inst, true)?;
     }
 
     #[test]
-    #[ignore = "needs checker::store_forward (placeholder on this branch)"]
     fn gossip_greedy_passes_the_checker(inst in gossip_case()) {
         bounds_below_a_valid_schedule(&inst, true)?;
     }
 
     #[test]
-    #[ignore = "needs checker::bufferless (placeholder on this branch)"]
     fn chatting_greedy_passes_the_checker(inst in chatting_case()) {
         prop_assume!(inst.is_some());
         bounds_below_a_valid_schedule(&inst.unwrap(), true)?;
     }
 
     #[test]
-    #[ignore = "needs checker::bufferless (placeholder on this branch)"]
     fn scatter_gather_schedules_pass_the_checker(inst in scatter_gather_case()) {
         bounds_below_a_valid_schedule(&inst, true)?;
     }
@@ -663,7 +658,6 @@ proptest! {
 // Fat-tree schedules through the checker
 
 #[test]
-#[ignore = "needs checker::fat_tree (placeholder on this branch)"]
 fn naive_fat_tree_broadcast_passes_the_checker() {
     // FT-3: in round h (h = log N .. 1) every holder P_f, f a multiple of 2^h, sends to
     // P_{f + 2^(h−1)}; the round lasts 2h steps.
