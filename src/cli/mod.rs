@@ -105,7 +105,10 @@ fn print_summary(s: &Summary, format: Format, out: &mut dyn Write) -> Result<()>
         Format::Text | Format::Markdown => {
             let mut t = format!("{}: {} ", s.instance, s.method);
             match s.status.as_str() {
-                "inadmissible" => t += &format!("inadmissible, {} violations\n", s.violations.len()),
+                "inadmissible" => {
+                    let n = s.violations.len();
+                    t += &format!("inadmissible, {n} violation{}\n", if n == 1 { "" } else { "s" });
+                }
                 "bounds" if s.length.is_none() => {
                     t += &format!("bounds [{}, {}]", opt(s.lower_bound), opt(s.upper_bound));
                     if let Some(stop) = &s.stop {

@@ -307,8 +307,7 @@ pub fn load_schedule(path: &Path, inst: &Instance) -> Result<Schedule, InputErro
 /// reports unknown ones as violations.
 pub fn parse_schedule(text: &str, file: &str, inst: &Instance) -> Result<Schedule, InputError> {
     let err = |field: &str, reason: String| InputError::new(file, field, reason);
-    let raw: ScheduleFile = serde_json::from_str(text)
-        .map_err(|e| err("", format!("line {} column {}: {e}", e.line(), e.column())))?;
+    let raw: ScheduleFile = serde_json::from_str(text).map_err(|e| err("", e.to_string()))?;
     if raw.problem != inst.problem.name() {
         return Err(err(
             "problem",
