@@ -305,6 +305,12 @@ pub fn instance_files(paths: &[PathBuf]) -> Result<Vec<(PathBuf, PathBuf)>> {
     Ok(files)
 }
 
+/// The paper's own schedule for an instance file `X.toml`: `X.schedule.json` beside it, if any.
+pub fn paper_schedule_file(instance: &Path) -> Option<PathBuf> {
+    let path = instance.with_extension("schedule.json");
+    path.exists().then_some(path)
+}
+
 fn export(paths: &[PathBuf], b: BackendArg, dir: &Path, out: &mut dyn Write) -> Result<u8> {
     let kind = backend(b);
     let single = paths.len() == 1 && paths[0].is_file();
@@ -407,7 +413,13 @@ fn report_cmd(
     let mut reports: Vec<InstanceReport> = Vec::new();
     for (_, file) in instance_files(paths)? {
         let inst = load_instance(&file)?;
-        reports.push(report::report(&inst, &options));
+        let paper = paper_schedule_file(&file);
+        let schedule = match &paper {
+            Some(p) => Some(load_schedule(p, &inst)?),
+            None => None,
+        };
+        let name = paper.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
+        reports.push(report::report(&inst, schedule.as_ref().map(|s| (name.as_str(), s)), &options));
     }
     let write = |format: Format, w: &mut dyn Write| -> std::io::Result<()> {
         match format {

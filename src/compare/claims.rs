@@ -19,6 +19,9 @@ pub struct ClaimValue {
     pub convention: String,
 }
 
+/// The `about` of the number an instance's `[paper] length` states.
+pub const STATED: &str = "length stated by the paper";
+
 /// T_opt(LA) = ⌈(n²−1)/4⌉ = ⌊n/2⌋⌈n/2⌉ (paper 004 (1), TE-1, TE-13).
 pub fn t_opt_linear_array(n: u64) -> u64 {
     (n / 2) * n.div_ceil(2)
@@ -62,7 +65,7 @@ pub fn claimed_values(instance: &Instance) -> Vec<ClaimValue> {
     if let Some(len) = instance.paper.length {
         out.push(ClaimValue {
             claim: instance.paper.claims.first().cloned().unwrap_or_else(|| "paper".into()),
-            about: "length stated by the paper".into(),
+            about: STATED.into(),
             value: len,
             relation: "=",
             convention: if instance.paper.note.is_empty() {

@@ -3,9 +3,10 @@
 
 use super::claims::{self, ClaimValue};
 use crate::bounds::{self, Bound};
+use crate::checker;
 use crate::exact::{self, BackendKind, Outcome, SolveOptions};
 use crate::heuristics;
-use crate::spec::Instance;
+use crate::spec::{Instance, Schedule};
 use serde::Serialize;
 use std::io::{self, Write};
 
@@ -55,6 +56,17 @@ pub struct ClaimCheck {
     pub verdict: String,
 }
 
+/// The paper's own schedule for an instance (a figure's trace, transcribed), checked.
+#[derive(Debug, Clone, Serialize)]
+pub struct PaperSchedule {
+    /// The schedule file.
+    pub file: String,
+    /// The checked length, when admissible.
+    pub length: Option<u64>,
+    /// Every violation, when not.
+    pub violations: Vec<String>,
+}
+
 /// Everything the comparator says about one instance.
 #[derive(Debug, Clone, Serialize)]
 pub struct InstanceReport {
@@ -72,6 +84,8 @@ pub struct InstanceReport {
     pub lower_bounds: Vec<Bound>,
     /// The best lower bound.
     pub lower_bound: Option<u64>,
+    /// The paper's own schedule, checked, when one is transcribed.
+    pub paper_schedule: Option<PaperSchedule>,
     /// Every applicable algorithm.
     pub methods: Vec<MethodResult>,
     /// The exact layer, if run.
@@ -89,8 +103,21 @@ pub struct ReportOptions {
     pub solve: SolveOptions,
 }
 
-/// Builds the report of one instance. Every length in it comes from the checker.
-pub fn report(instance: &Instance, options: &ReportOptions) -> InstanceReport {
+/// Builds the report of one instance, with the paper's own schedule `(file, schedule)` when one
+/// is transcribed. Every length in it comes from the checker.
+pub fn report(
+    instance: &Instance,
+    paper: Option<(&str, &Schedule)>,
+    options: &ReportOptions,
+) -> InstanceReport {
+    let paper_schedule = paper.map(|(file, schedule)| {
+        let verdict = checker::check(instance, schedule);
+        PaperSchedule {
+            file: file.to_string(),
+            length: verdict.admissible().map(|c| c.length()),
+            violations: verdict.violations().iter().map(|v| v.to_string()).collect(),
+        }
+    });
     let lower_bounds = bounds::lower_bounds(instance);
     let lower_bound = lower_bounds.iter().map(|b| b.value).max();
     let methods = heuristics::for_instance(instance)
@@ -123,14 +150,23 @@ pub fn report(instance: &Instance, options: &ReportOptions) -> InstanceReport {
     let exact = options.backend.map(|backend| exact_result(instance, backend, &options.solve));
     let best_heuristic = methods.iter().filter_map(|m| m.length).min();
     let optimum = exact.as_ref().and_then(|e| e.optimum);
+    let figure = paper_schedule.as_ref().map(|p| p.length);
     let claims = claims::claimed_values(instance)
         .into_iter()
         .map(|claimed| {
-            let (observed, verdict) = match optimum {
-                Some(opt) => (Some(opt), if claims::holds(&claimed, opt) { "holds" } else { "violated" }),
+            // The number a paper states for its own figure is settled by checking the figure.
+            let figure = figure.filter(|_| claimed.about == claims::STATED);
+            let (observed, verdict) = match (figure, optimum) {
+                (Some(Some(len)), _) => {
+                    (Some(len), if claims::holds(&claimed, len) { "holds" } else { "violated" })
+                }
+                (Some(None), _) => (None, "violated"),
+                (None, Some(opt)) => {
+                    (Some(opt), if claims::holds(&claimed, opt) { "holds" } else { "violated" })
+                }
                 // Without a certified optimum a claim is only refuted by a shorter checked
                 // schedule or by a lower bound above it.
-                None => match (best_heuristic, lower_bound) {
+                (None, None) => match (best_heuristic, lower_bound) {
                     (Some(h), _) if h < claimed.value => (Some(h), "violated"),
                     (_, Some(lb)) if lb > claimed.value => (Some(lb), "violated"),
                     (Some(h), Some(lb)) if h == claimed.value && lb == claimed.value => (Some(h), "holds"),
@@ -148,6 +184,7 @@ pub fn report(instance: &Instance, options: &ReportOptions) -> InstanceReport {
         model: instance.model.to_string(),
         lower_bounds,
         lower_bound,
+        paper_schedule,
         methods,
         exact,
         claims,
@@ -192,6 +229,19 @@ pub fn write_text(reports: &[InstanceReport], out: &mut dyn Write) -> io::Result
         writeln!(out, "{} on {}, {}", r.problem, r.network, r.model)?;
         for b in &r.lower_bounds {
             writeln!(out, "  lower bound {:<28} {:>6}  {}", b.name, b.value, b.claim.unwrap_or(""))?;
+        }
+        if let Some(p) = &r.paper_schedule {
+            match p.length {
+                Some(l) => writeln!(out, "  paper       {:<28} {:>6}  checked ({})", "schedule", l, p.file)?,
+                None => writeln!(
+                    out,
+                    "  paper       {:<28} {:>6}  INADMISSIBLE ({}): {}",
+                    "schedule",
+                    "-",
+                    p.file,
+                    p.violations.first().map_or("", String::as_str)
+                )?,
+            }
         }
         for m in &r.methods {
             match m.length {

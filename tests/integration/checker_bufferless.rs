@@ -2,7 +2,7 @@
 //! (`seeds/001_692b9835fd2f7513.txt`, Figures 1–4; CLAIMS.md SG-27 … SG-31), and a mutation
 //! property test against an independent brute-force oracle.
 //!
-//! Instances: `instances/001/*.toml`; schedules: `tests/data/001/*.json` (SPEC §5 format).
+//! Instances: `instances/001/*.toml`; schedules: `instances/001/*.schedule.json` (SPEC §5 format).
 //! The figure tables below are CLAIMS.md's corrected transcriptions, with `[*]` for the token
 //! [⋆] and `<c>` for the certificate ⟨c⟩. Row r is the state after r steps = at the end of step
 //! r (CLAIMS.md "Time conventions").
@@ -17,7 +17,7 @@ use std::path::Path;
 fn load(instance: &str, schedule: &str) -> (Instance, Schedule) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let inst = load_instance(&root.join("instances/001").join(instance)).expect("instance loads");
-    let sched = load_schedule(&root.join("tests/data/001").join(schedule), &inst).expect("schedule loads");
+    let sched = load_schedule(&root.join("instances/001").join(schedule), &inst).expect("schedule loads");
     (inst, sched)
 }
 
@@ -146,11 +146,11 @@ const FIG4: &str = "
 ";
 
 const FIGURES: [Figure; 5] = [
-    Figure { instance: "scatter-fig1a.toml", schedule: "fig1a.json", table: FIG1A },
-    Figure { instance: "scatter-fig1b.toml", schedule: "fig1b.json", table: FIG1B },
-    Figure { instance: "gather-fig2.toml", schedule: "fig2.json", table: FIG2 },
-    Figure { instance: "gather-fig3.toml", schedule: "fig3.json", table: FIG3 },
-    Figure { instance: "gather-fig4.toml", schedule: "fig4.json", table: FIG4 },
+    Figure { instance: "scatter-fig1a.toml", schedule: "scatter-fig1a.schedule.json", table: FIG1A },
+    Figure { instance: "scatter-fig1b.toml", schedule: "scatter-fig1b.schedule.json", table: FIG1B },
+    Figure { instance: "gather-fig2.toml", schedule: "gather-fig2.schedule.json", table: FIG2 },
+    Figure { instance: "gather-fig3.toml", schedule: "gather-fig3.schedule.json", table: FIG3 },
+    Figure { instance: "gather-fig4.toml", schedule: "gather-fig4.schedule.json", table: FIG4 },
 ];
 
 /// A figure table as row -> the six cells P_0..P_5 (rows with nothing in them dropped).
@@ -255,8 +255,8 @@ fn sg1_sg4_fig1_alpha_is_length_plus_one_and_fdf_wins_by_one() {
             .max()
             .unwrap()
     };
-    let (a, sa) = load("scatter-fig1a.toml", "fig1a.json");
-    let (b, sb) = load("scatter-fig1b.toml", "fig1b.json");
+    let (a, sa) = load("scatter-fig1a.toml", "scatter-fig1a.schedule.json");
+    let (b, sb) = load("scatter-fig1b.toml", "scatter-fig1b.schedule.json");
     assert_eq!((&a.network, &a.problem, &a.model), (&b.network, &b.problem, &b.model), "one instance");
     let (la, lb) = (admissible_length(&a, &sa), admissible_length(&b, &sb));
     assert_eq!(t_scat(&[5, 4]), la + 1);
@@ -267,9 +267,13 @@ fn sg1_sg4_fig1_alpha_is_length_plus_one_and_fdf_wins_by_one() {
 /// SG-29: Shoulder-Tap on Fig. 2 leaves P_0 idle in step 8; SG-30 and SG-31 are gap-free.
 #[test]
 fn sg14_sg21_root_gaps() {
-    let cases =
-        [("gather-fig2.toml", "fig2.json", "1", Some("8")), ("gather-fig3.toml", "fig3.json", "0", None)];
-    for (i, s, idle, gaps) in cases.into_iter().chain([("gather-fig4.toml", "fig4.json", "0", None)]) {
+    let cases = [
+        ("gather-fig2.toml", "gather-fig2.schedule.json", "1", Some("8")),
+        ("gather-fig3.toml", "gather-fig3.schedule.json", "0", None),
+    ];
+    for (i, s, idle, gaps) in
+        cases.into_iter().chain([("gather-fig4.toml", "gather-fig4.schedule.json", "0", None)])
+    {
         let (inst, sched) = load(i, s);
         let verdict = checker::check(&inst, &sched);
         assert_eq!(extra(&verdict, "root idle steps"), Some(idle), "{i}");
@@ -280,8 +284,8 @@ fn sg14_sg21_root_gaps() {
 /// SG-24: certification (Fig. 4) is 10 = 2n steps slower than shoulder-tapping (Fig. 2).
 #[test]
 fn sg24_certificates_are_ten_steps_slower_than_shoulder_taps() {
-    let (i2, s2) = load("gather-fig2.toml", "fig2.json");
-    let (i4, s4) = load("gather-fig4.toml", "fig4.json");
+    let (i2, s2) = load("gather-fig2.toml", "gather-fig2.schedule.json");
+    let (i4, s4) = load("gather-fig4.toml", "gather-fig4.schedule.json");
     assert_eq!(i2.problem, i4.problem);
     assert_eq!(admissible_length(&i4, &s4) - admissible_length(&i2, &s2), 10);
 }
@@ -290,7 +294,9 @@ fn sg24_certificates_are_ten_steps_slower_than_shoulder_taps() {
 /// s_1 = 1, s_{i+1} = max(1, L_i + max(0, s_i − 2)), τ(i) = t_i + max(2, s_i) with t_i = i.
 #[test]
 fn sg9_figure_wake_ups_follow_shoulder_tap() {
-    for (i, s) in [("gather-fig2.toml", "fig2.json"), ("gather-fig3.toml", "fig3.json")] {
+    for (i, s) in
+        [("gather-fig2.toml", "gather-fig2.schedule.json"), ("gather-fig3.toml", "gather-fig3.schedule.json")]
+    {
         let (inst, sched) = load(i, s);
         let (Problem::Gather(l), Schedule::Bufferless { starts, control }) = (&inst.problem, &sched) else {
             panic!("gather")

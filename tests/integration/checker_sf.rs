@@ -81,9 +81,10 @@ fn with_rule(inst: &Instance, rule: PortRule) -> Instance {
 
 /// Loads a paper-004 figure: its instance and its schedule.
 fn figure(stem: &str) -> (Instance, Vec<Vec<Transmission>>) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/004");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("instances/004");
     let inst = load_instance(&dir.join(format!("{stem}.toml"))).unwrap();
-    let Schedule::StoreForward(steps) = load_schedule(&dir.join(format!("{stem}.json")), &inst).unwrap()
+    let Schedule::StoreForward(steps) =
+        load_schedule(&dir.join(format!("{stem}.schedule.json")), &inst).unwrap()
     else {
         panic!("not a store-and-forward schedule")
     };
@@ -108,7 +109,7 @@ fn t_opt_ring(n: u64) -> u64 {
 
 #[test]
 fn te_24_fig2_path6_is_admissible_in_9_steps() {
-    let (inst, steps) = figure("fig2-path6");
+    let (inst, steps) = figure("path6-fig2");
     let c = check(&inst, &steps);
     let c = c.admissible().unwrap_or_else(|| panic!("{:#?}", messages(&c)));
     assert_eq!(c.length(), 9);
@@ -120,7 +121,7 @@ fn te_24_fig2_path6_is_admissible_in_9_steps() {
 
 #[test]
 fn te_25_fig3a_ring7_is_admissible_in_6_steps() {
-    let (inst, steps) = figure("fig3a-ring7");
+    let (inst, steps) = figure("ring7-fig3a");
     let c = check(&inst, &steps);
     let c = c.admissible().unwrap_or_else(|| panic!("{:#?}", messages(&c)));
     assert_eq!(c.length(), 6);
@@ -133,7 +134,7 @@ fn te_25_fig3a_ring7_is_admissible_in_6_steps() {
 
 #[test]
 fn te_26_fig3b_ring6_is_admissible_in_5_steps() {
-    let (inst, steps) = figure("fig3b-ring6");
+    let (inst, steps) = figure("ring6-fig3b");
     let c = check(&inst, &steps);
     let c = c.admissible().unwrap_or_else(|| panic!("{:#?}", messages(&c)));
     assert_eq!(c.length(), 5);
@@ -147,7 +148,7 @@ fn te_26_fig3b_ring6_is_admissible_in_5_steps() {
 /// which is the alternating split of 004 §4.2. Every packet travels in its atlas direction.
 #[test]
 fn te_26_mirror_routes_every_packet_by_the_alternating_split() {
-    let (inst, steps) = figure("fig3b-ring6");
+    let (inst, steps) = figure("ring6-fig3b");
     assert_eq!(inst.ring_tie, RingTie::Alternating);
     let mut hops: HashMap<usize, Vec<(usize, usize)>> = HashMap::new();
     for tr in steps.iter().flatten() {
@@ -165,7 +166,7 @@ fn te_26_mirror_routes_every_packet_by_the_alternating_split() {
 /// directions); H1 still rejects it, and the unsplit schedules break H*, F1 and H1.
 #[test]
 fn te_23_half_duplex_split_of_the_figures() {
-    for (stem, t) in [("fig2-path6", 9), ("fig3a-ring7", 6), ("fig3b-ring6", 5)] {
+    for (stem, t) in [("path6-fig2", 9), ("ring7-fig3a", 6), ("ring6-fig3b", 5)] {
         let (inst, steps) = figure(stem);
         let n = inst.network.len();
         let forward = |tr: &Transmission| tr.to == (tr.from + 1) % n;
@@ -698,7 +699,7 @@ fn oracle(inst: &Instance, steps: &[Vec<Transmission>]) -> Option<u64> {
 
 /// Valid F* schedules whose packets all follow shortest (hence simple) paths.
 fn bases() -> Vec<(Instance, Vec<Vec<Transmission>>)> {
-    let mut b: Vec<_> = ["fig2-path6", "fig3a-ring7", "fig3b-ring6"].into_iter().map(figure).collect();
+    let mut b: Vec<_> = ["path6-fig2", "ring7-fig3a", "ring6-fig3b"].into_iter().map(figure).collect();
     b.push((exchange("path:3", PortRule::FStar), path3_exchange()));
     for n in [2, 4, 5, 7] {
         b.push((exchange(&format!("path:{n}"), PortRule::FStar), furthest_first_path(n)));

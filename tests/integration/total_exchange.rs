@@ -526,16 +526,16 @@ fn step_sets(schedule: &Schedule) -> Vec<BTreeSet<(usize, usize, usize)>> {
 
 #[test]
 fn te24_te25_te26_both_directions_match_the_figure_files() {
-    // tests/data/004 holds the figures with their mirror halves, transcribed independently for
+    // instances/004 holds the figures with their mirror halves, transcribed independently for
     // the checker's tests; the registered methods must emit exactly those schedules.
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/004");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("instances/004");
     for (stem, method) in [
-        ("fig2-path6", "furthest-first"),
-        ("fig3a-ring7", "message-shift"),
-        ("fig3b-ring6", "modified-message-shift"),
+        ("path6-fig2", "furthest-first"),
+        ("ring7-fig3a", "message-shift"),
+        ("ring6-fig3b", "modified-message-shift"),
     ] {
         let inst = load_instance(&dir.join(format!("{stem}.toml"))).unwrap();
-        let figure = load_schedule(&dir.join(format!("{stem}.json")), &inst).unwrap();
+        let figure = load_schedule(&dir.join(format!("{stem}.schedule.json")), &inst).unwrap();
         let ours = (find(method).unwrap().run)(&inst).unwrap();
         assert_eq!(checked(&inst, &ours), inst.paper.length.unwrap(), "{stem}");
         assert_eq!(step_sets(&ours), step_sets(&figure), "{stem}");
