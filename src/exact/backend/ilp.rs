@@ -1,0 +1,98 @@
+//! The ILP backend: good_lp with the embedded pure-Rust microlp solver (branch and bound over
+//! a dual simplex). The default backend ([`crate::exact::default_backend`]).
+//!
+//! - Every variable is integer with finite bounds (microlp keeps integer bounds as `i32`; a
+//!   bound outside that range is a backend error, not a silent clamp).
+//! - A model without objective is given the zero objective: the first integer point found is
+//!   then proven optimal, which is all a feasibility question needs.
+//! - Time limit: microlp checks a wall-clock deadline inside its simplex and branch-and-bound
+//!   loops (`SolveOptions::time_limit`, passed through good_lp's `WithTimeLimit`), so the call
+//!   returns close to the limit; no thread is left running. A limit that expires before any
+//!   integer point is found comes back from good_lp as `ResolutionError::Other` and is reported
+//!   as [`Unknown::Timeout`]; one that expires with an incumbent is a feasible answer whose
+//!   objective is not proven optimal ([`Assignment::optimal`] false).
+//! - A good_lp solution counts as optimal only when its status is `Optimal`.
+
+use super::{Backend, BackendAnswer, BackendKind, Limits, Unknown, accept};
+use crate::error::{Error, Result};
+use crate::exact::ir::{Domain, Model, Sense};
+
+use good_lp::{
+    Expression, ProblemVariables, ResolutionError, Solution, SolutionStatus, SolverModel, Variable,
+    WithTimeLimit, microlp, variable,
+};
+
+/// The good_lp + microlp backend.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Ilp;
+
+fn backend_error(reason: impl Into<String>) -> Error {
+    Error::Backend { backend: BackendKind::Ilp.name(), reason: reason.into() }
+}
+
+fn expression(terms: &[(i64, crate::exact::ir::VarId)], vars: &[Variable]) -> Expression {
+    let mut e = Expression::with_capacity(terms.len());
+    for &(c, v) in terms {
+        e.add_mul(c as f64, vars[v.index()]);
+    }
+    e
+}
+
+impl Backend for Ilp {
+    fn kind(&self) -> BackendKind {
+        BackendKind::Ilp
+    }
+
+    fn solve(&self, model: &Model, limits: &Limits) -> Result<BackendAnswer> {
+        if model.contradiction().is_some() {
+            return Ok(BackendAnswer::Infeasible);
+        }
+        let fits = |x: i64| i32::try_from(x).is_ok();
+        let mut problem = ProblemVariables::new();
+        let mut vars = Vec::with_capacity(model.variables.len());
+        for var in &model.variables {
+            let def = match var.domain {
+                Domain::Bool => variable().binary(),
+                Domain::Int { lo, hi } => {
+                    if !fits(lo) || !fits(hi) {
+                        return Err(backend_error(format!(
+                            "variable {} has bounds {lo}..={hi} outside microlp's i32 range",
+                            var.name
+                        )));
+                    }
+                    variable().integer().clamp(lo as f64, hi as f64)
+                }
+            };
+            vars.push(problem.add(def));
+        }
+        let objective = model.objective.as_deref().map(|t| expression(t, &vars)).unwrap_or_default();
+        let mut solver = problem.minimise(objective).using(microlp);
+        if let Some(t) = limits.time {
+            solver = solver.with_time_limit(t.as_secs_f64());
+        }
+        for c in &model.constraints {
+            let lhs = expression(&c.terms, &vars);
+            let rhs = c.rhs as f64;
+            solver.add_constraint(match c.sense {
+                Sense::Le => lhs.leq(rhs),
+                Sense::Eq => lhs.eq(rhs),
+                Sense::Ge => lhs.geq(rhs),
+            });
+        }
+        match solver.solve() {
+            Ok(solution) => {
+                let optimal =
+                    model.objective.is_none() || matches!(solution.status(), SolutionStatus::Optimal);
+                let values = vars.iter().map(|&v| solution.value(v).round() as i64).collect();
+                accept(BackendKind::Ilp, model, values, optimal)
+            }
+            Err(ResolutionError::Infeasible) => Ok(BackendAnswer::Infeasible),
+            // The only `Other` the microlp wrapper produces: the time limit expired before an
+            // integer point was found.
+            Err(ResolutionError::Other(_)) if limits.time.is_some() => {
+                Ok(BackendAnswer::Unknown(Unknown::Timeout))
+            }
+            Err(e) => Err(backend_error(e.to_string())),
+        }
+    }
+}
