@@ -87,14 +87,19 @@ pub fn lp(model: &Model) -> String {
         terms(&mut s, &c.terms);
         let _ = writeln!(s, " {} {}", c.sense.symbol(), c.rhs);
     }
-    s.push_str("Bounds\n");
+    let mut bounds: Vec<String> = model
+        .variables
+        .iter()
+        .filter_map(|v| match v.domain {
+            Domain::Int { lo, hi } => Some(format!(" {lo} <= {} <= {hi}", v.name)),
+            Domain::Bool => None,
+        })
+        .collect();
     if model.variables.is_empty() {
-        s.push_str(" zero = 0\n");
+        bounds.push(" zero = 0".into());
     }
-    for v in &model.variables {
-        if let Domain::Int { lo, hi } = v.domain {
-            let _ = writeln!(s, " {lo} <= {} <= {hi}", v.name);
-        }
+    if !bounds.is_empty() {
+        let _ = writeln!(s, "Bounds\n{}", bounds.join("\n"));
     }
     for (section, want_bool) in [("Binary", true), ("General", false)] {
         let names: Vec<&str> = model

@@ -180,8 +180,9 @@ impl Model {
     }
 
     /// Adds `lhs sense rhs`, merging repeated variables and moving the constant to the right.
-    /// A constraint whose terms all cancel and which holds anyway is dropped; one that fails is
-    /// kept (see [`Model::contradiction`]).
+    /// A constraint that every assignment within the variables' domains satisfies is dropped
+    /// (e.g. `x ≤ 1` for a boolean); one whose terms all cancel and which fails is kept (see
+    /// [`Model::contradiction`]).
     pub fn constrain(&mut self, name: impl Into<String>, lhs: &Linear, sense: Sense, rhs: i64) {
         let mut terms = lhs.terms.clone();
         terms.sort_by_key(|&(_, v)| v);
@@ -194,7 +195,19 @@ impl Model {
         }
         merged.retain(|&(c, _)| c != 0);
         let rhs = rhs - lhs.constant;
-        if merged.is_empty() && sense.holds(0, rhs) {
+        // The range of the left-hand side over the variables' domains.
+        let (mut min, mut max) = (0, 0);
+        for &(c, v) in &merged {
+            let (lo, hi) = self.variables[v.0].domain.bounds();
+            min += (c * lo).min(c * hi);
+            max += (c * lo).max(c * hi);
+        }
+        let implied = match sense {
+            Sense::Le => max <= rhs,
+            Sense::Eq => min == rhs && max == rhs,
+            Sense::Ge => min >= rhs,
+        };
+        if implied {
             return;
         }
         self.constraints.push(Constraint { name: name.into(), terms: merged, sense, rhs });
@@ -274,6 +287,20 @@ mod tests {
         assert!(m.constraints.is_empty() && m.contradiction().is_none());
         m.constrain("false", &lhs, Sense::Le, 0);
         assert_eq!(m.contradiction().map(|c| c.name.as_str()), Some("false"));
+    }
+
+    #[test]
+    fn constraints_implied_by_the_domains_are_dropped() {
+        let mut m = Model::new("t");
+        let x = m.bool_var("x");
+        let y = m.int_var("y", -1, 2);
+        let mut lhs = Linear::new();
+        lhs.add(1, x).add(-1, y);
+        m.constrain("implied", &lhs, Sense::Le, 2);
+        m.constrain("binding", &lhs, Sense::Le, 1);
+        m.constrain("implied_too", &lhs, Sense::Ge, -2);
+        let names: Vec<&str> = m.constraints.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["binding"]);
     }
 
     #[test]
