@@ -7,25 +7,23 @@
 //!
 //! ## Formulation for a horizon T
 //!
-//! For every token m = m_s(d) (paper 004's notation; token id s·n + d):
+//! For every token m = m_s(d) (paper 004's notation; token id s·n + d), a unit flow in the
+//! time-expanded network:
 //!
 //! - `x_m{s}_{d}_a{u}_{v}_t{t}` ∈ {0,1}: m crosses arc (u,v) in step t (1 ≤ t ≤ T);
-//! - `y_m{s}_{d}_v{v}_t{t}` ∈ {0,1}: m is at node v ≠ d at the end of step t. At t = 0 this
-//!   is the constant [v = s]; m is consumed on reaching d, so d has no y and no out-arcs.
+//! - `w_m{s}_{d}_v{v}_t{t}` ∈ {0,1}: m waits at node v ≠ d during step t (it is at v at the
+//!   end of steps t − 1 and t). m is consumed on reaching d, so d has no waits and no out-arcs.
 //!
-//! Constraints, for every m, node v ≠ d and step t:
+//! Constraints, for every m, node v ≠ d and time point τ = 0..=T (the end of step τ):
 //!
-//! - `flow`: y(v,t) = y(v,t−1) + Σ_{(u,v)} x(u,v,t) − Σ_{(v,w)} x(v,w,t);
-//! - `hold`: Σ_{(v,w)} x(v,w,t) ≤ y(v,t−1) — a node sends only what it held at the end of the
-//!   previous step (SPEC §4.2), so m cannot cross two arcs in one step.
+//! - `at`: Σ_{(v,u)} x(v,u,τ+1) + w(v,τ+1) − Σ_{(u,v)} x(u,v,τ) − w(v,τ) = [v = s, τ = 0]:
+//!   what is at v at the end of step τ either waits or leaves in step τ + 1 (terms of steps 0
+//!   and T + 1 are absent). So a node sends only what it held at the end of the previous step
+//!   (SPEC §4.2), and at τ = T nothing is left anywhere but at d. Summing the rows shows m
+//!   crosses exactly one arc into d.
 //!
-//! - `deliver`: Σ_t Σ_{(u,d)} x(u,d,t) = 1.
-//!
-//! Summing `flow` over v shows m is at exactly one node or delivered at every step; y(v,T) is
-//! fixed to 0 for every v ≠ d, so `deliver` is implied for T ≥ 1 (it is kept: at T = 0 it is
-//! the contradiction that makes the model infeasible). Per step, with use(a) the number of
-//! packets on arc a (p = 1: Σ_m x(a); p > 1: a boolean `z_a{u}_{v}_t{t}` with
-//! Σ_m x(a) ≤ p·z(a), constraint `pack`):
+//! Per step, with use(a) the number of packets on arc a (p = 1: Σ_m x(a); p > 1: a boolean
+//! `z_a{u}_{v}_t{t}` with Σ_m x(a) ≤ p·z(a), constraint `pack`):
 //!
 //! - F\*: `arc` Σ_m x(a) ≤ p for every arc;
 //! - H\*: `link` use(u,v) + use(v,u) ≤ 1 for every link (an arc without reverse: use ≤ 1);
@@ -42,7 +40,8 @@
 //! - x(u,v,t) exists only if v ≠ s, u ≠ d, t ≥ 1 + dist_{G−{d,v}}(s,u) (the part of the path
 //!   before the arc avoids d and v) and t ≤ T − dist_{G−{s,u}}(v,d) (the part after avoids s
 //!   and u);
-//! - y(v,t) exists only if dist_{G−{d}}(s,v) ≤ t ≤ T − dist_{G−{s}}(v,d) (v = s: T − dist(s,d)).
+//! - m can be at v ≠ d at the end of step τ only if dist_{G−{d}}(s,v) ≤ τ ≤ T − dist_{G−{s}}(v,d)
+//!   (v = s: τ ≤ T − dist(s,d)); w(v,t) exists only if that holds for τ = t − 1 and τ = t.
 //!
 //! Outside these windows the variable is the constant 0. On a linear array this leaves each
 //! token its unique route; on a ring, the two directions.
@@ -254,49 +253,33 @@ impl Encoder for TotalExchange<'_> {
                     events.push((var, Event::Hop { token: p.id, from: u, to: v, step: t }));
                 }
             }
-            let mut y: HashMap<(usize, usize), VarId> = HashMap::new();
+            let mut wait: HashMap<(usize, usize), VarId> = HashMap::new();
             for (v, win) in w.nodes.iter().enumerate() {
                 let Some(win) = win else { continue };
-                for t in win.after.max(1)..=horizon.saturating_sub(win.before) {
-                    y.insert((v, t as usize), model.bool_var(format!("y_{m}_v{v}_t{t}")));
+                for t in win.after + 1..=horizon.saturating_sub(win.before) {
+                    wait.insert((v, t as usize), model.bool_var(format!("w_{m}_v{v}_t{t}")));
                 }
             }
-            // coeff·y(v, t): a variable, or the constant [t = 0 and v = s], or 0.
-            let add_y = |lin: &mut Linear, coeff: i64, v: usize, t: usize| {
-                if let Some(&var) = y.get(&(v, t)) {
-                    lin.add(coeff, var);
-                } else if t == 0 && v == p.src {
-                    lin.add_constant(coeff);
-                }
-            };
             let moves = |arcs: &[usize], t: usize| -> Vec<VarId> {
                 arcs.iter().filter_map(|&a| x.get(&(a, t)).copied()).collect()
             };
             for v in (0..net.len()).filter(|&v| v != p.dst) {
-                for t in 1..=t_max {
-                    let sent = Linear::sum(&moves(&out_of[v], t));
-                    let mut flow = Linear::new();
-                    add_y(&mut flow, 1, v, t);
-                    add_y(&mut flow, -1, v, t - 1);
-                    for var in moves(&into[v], t) {
-                        flow.add(-1, var);
+                for tau in 0..=t_max {
+                    // What leaves or waits in step τ + 1 ...
+                    let mut at = Linear::sum(&moves(&out_of[v], tau + 1));
+                    // ... minus what arrived or waited in step τ.
+                    for var in moves(&into[v], tau) {
+                        at.add(-1, var);
                     }
-                    flow.add_all(&sent);
-                    model.constrain(format!("flow_{m}_v{v}_t{t}"), &flow, Sense::Eq, 0);
-                    if sent != Linear::new() {
-                        let mut hold = sent;
-                        add_y(&mut hold, -1, v, t - 1);
-                        model.constrain(format!("hold_{m}_v{v}_t{t}"), &hold, Sense::Le, 0);
+                    for (t, sign) in [(tau + 1, 1), (tau, -1)] {
+                        if let Some(&var) = wait.get(&(v, t)) {
+                            at.add(sign, var);
+                        }
                     }
+                    let initial = i64::from(tau == 0 && v == p.src);
+                    model.constrain(format!("at_{m}_v{v}_t{tau}"), &at, Sense::Eq, initial);
                 }
             }
-            let mut deliver = Linear::new();
-            for t in 1..=t_max {
-                for var in moves(&into[p.dst], t) {
-                    deliver.add(1, var);
-                }
-            }
-            model.constrain(format!("deliver_{m}"), &deliver, Sense::Eq, 1);
         }
         for t in 1..=t_max {
             self.capacity(&mut model, &on_arc, &out_of, &into, t);
