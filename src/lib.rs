@@ -7,6 +7,8 @@
 
 pub mod bounds;
 pub mod checker;
+pub mod cli;
+pub mod compare;
 pub mod error;
 pub mod exact;
 pub mod heuristics;

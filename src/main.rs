@@ -1,3 +1,23 @@
-fn main() {
-    println!("commsched");
+//! The `commsched` binary: parse, run, map the result to the exit-code contract
+//! (0 admissible / solved, 1 inadmissible, 2 bad input or error).
+
+use clap::Parser;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = match commsched::cli::args::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    match commsched::cli::run(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("commsched: error: {e}");
+            ExitCode::from(2)
+        }
+    }
 }

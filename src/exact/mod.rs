@@ -15,7 +15,7 @@
 //!
 //! ## Search
 //!
-//! L = the best lower bound (the distance bound: the longest hop distance of any packet), U =
+//! L = the best lower bound ([`crate::bounds`], e.g. TE-1 and TE-2, or the distance bound), U =
 //! the checked length of the greedy schedule. If U = L the greedy schedule is optimal. Otherwise
 //! horizons are probed (first L, then bisection of [lo, U − 1]): a feasible probe at T gives a
 //! checked witness of length ≤ T and lowers U, an infeasible probe raises lo to T + 1. At lo = U
@@ -32,7 +32,7 @@ pub use backend::{Backend, BackendAnswer, BackendKind, Limits};
 pub use certify::Certificate;
 pub use export::export;
 
-use crate::bounds::Bound;
+use crate::bounds::{self, Bound};
 use crate::checker::Checked;
 use crate::error::{Error, InputError, Result};
 use crate::spec::{Instance, Problem, Schedule};
@@ -44,6 +44,11 @@ use std::time::{Duration, Instant};
 /// The default backend: ILP (good_lp + microlp), embedded and dependency-free.
 pub fn default_backend() -> BackendKind {
     BackendKind::Ilp
+}
+
+/// Whether the exact layer encodes the problem named `problem` (SPEC §3 names).
+pub fn supports(problem: &str) -> bool {
+    encode::ENCODED.contains(&problem)
 }
 
 /// The default size guard: models with more variables are not built.
@@ -114,11 +119,6 @@ pub enum Outcome {
         upper: Option<(Schedule, Checked)>,
         /// Why the search stopped.
         stop: StopReason,
-    },
-    /// No schedule exists at any horizon.
-    Infeasible {
-        /// Why (e.g. a packet whose destination is unreachable).
-        reason: String,
     },
 }
 
@@ -195,9 +195,21 @@ impl<'a> Search<'a> {
     }
 }
 
-/// The lower bound the search starts from: the distance bound (generic, no claim).
-fn lower_bound(encoder: &dyn Encoder) -> Bound {
-    Bound { name: "distance".into(), claim: None, value: encoder.distance_bound() }
+/// The lower bound the search starts from: the strongest of [`bounds::lower_bounds`] and the
+/// encoder's distance bound; on a tie the first of the bounds module's list (a paper's bound
+/// before the generic ones), so that a certificate names the claim when it can.
+fn lower_bound(instance: &Instance, encoder: &dyn Encoder) -> Bound {
+    let distance = Bound::new(
+        "distance",
+        None,
+        encoder.distance_bound(),
+        "every packet needs its hop distance in steps",
+    );
+    bounds::lower_bounds(instance)
+        .into_iter()
+        .chain([distance])
+        .reduce(|best, b| if b.value > best.value { b } else { best })
+        .expect("the distance bound is always there")
 }
 
 /// The exact layer's own greedy schedule, checked (the search's ceiling U).
@@ -234,68 +246,116 @@ pub fn decide(
 /// Finds a certified optimum (module documentation, "Search").
 ///
 /// Errors: [`Error::NotApplicable`] for problems without an encoding; [`Error::Input`] (file
-/// left empty for the caller to fill, field `network`) when the first model, at the lower
-/// bound, would exceed `options.max_variables`; [`Error::Backend`] when a backend misbehaves
+/// left empty for the caller to fill, field `network`) when some packet cannot reach its
+/// destination at all, or when the first model, at the lower bound, would exceed
+/// `options.max_variables`; [`Error::Backend`] when a backend misbehaves
 /// (its witness fails the checker or the model). A later model over the guard stops the
 /// search with [`Outcome::Bounds`] and [`StopReason::SizeGuard`].
 pub fn solve(instance: &Instance, backend: BackendKind, options: &SolveOptions) -> Result<Outcome> {
     let search = Search::new(instance, backend, options)?;
     if let Some(reason) = search.encoder.impossible() {
-        return Ok(Outcome::Infeasible { reason });
+        return Err(Error::Input(InputError::new("", "network", format!("{reason}: no schedule exists"))));
     }
-    let bound = lower_bound(search.encoder.as_ref());
-    let guard = |variables: usize, at_least: &str| {
-        Error::Input(InputError::new(
-            "",
-            "network",
-            format!(
-                "an exact model of this instance needs {at_least}{variables} variables at horizon T = {}, over the size guard {} (raise --max-vars)",
-                bound.value, options.max_variables
-            ),
-        ))
-    };
-    let at_least = search.encoder.min_variables(bound.value);
-    if at_least > options.max_variables {
-        return Err(guard(at_least, "at least "));
-    }
-    let mut best = greedy_upper_bound(instance)?;
-    let mut upper = best.1.length();
-    if upper < bound.value {
-        return Err(Error::Backend {
-            backend: "greedy",
-            reason: format!("its checked length {upper} is below the {} bound {}", bound.name, bound.value),
-        });
-    }
-    if upper > bound.value {
-        let variables = search.encoder.variables(bound.value);
-        if variables > options.max_variables {
-            return Err(guard(variables, ""));
+    let bound = lower_bound(instance, search.encoder.as_ref());
+    search.run(bound)
+}
+
+impl Search<'_> {
+    /// The search from the lower bound `bound` (see [`solve`]).
+    fn run(&self, bound: Bound) -> Result<Outcome> {
+        let guard = |variables: usize, at_least: &str| {
+            Error::Input(InputError::new(
+                "",
+                "network",
+                format!(
+                    "an exact model of this instance needs {at_least}{variables} variables at horizon T = {}, over the size guard {} (raise --max-vars)",
+                    bound.value, self.max_variables
+                ),
+            ))
+        };
+        let at_least = self.encoder.min_variables(bound.value);
+        if at_least > self.max_variables {
+            return Err(guard(at_least, "at least "));
         }
-    }
-    let mut lo = bound.value;
-    let mut next = lo;
-    while lo < upper {
-        match search.probe(next)? {
-            Decision::Feasible { witness, checked } => {
-                if checked.length() < lo {
-                    return Err(Error::Backend {
-                        backend: backend.name(),
-                        reason: format!("it found length {} below the proven bound {lo}", checked.length()),
-                    });
-                }
-                upper = checked.length();
-                best = (witness, checked);
+        let mut best = greedy_upper_bound(self.instance)?;
+        let mut upper = best.1.length();
+        if upper < bound.value {
+            return Err(Error::Backend {
+                backend: "greedy",
+                reason: format!(
+                    "its checked length {upper} is below the {} bound {}",
+                    bound.name, bound.value
+                ),
+            });
+        }
+        if upper > bound.value {
+            let variables = self.encoder.variables(bound.value);
+            if variables > self.max_variables {
+                return Err(guard(variables, ""));
             }
-            Decision::Infeasible => lo = next + 1,
-            Decision::Unknown(stop) => return Ok(Outcome::Bounds { lower: lo, upper: Some(best), stop }),
         }
-        next = lo + upper.saturating_sub(lo + 1) / 2;
+        let mut lo = bound.value;
+        let mut next = lo;
+        while lo < upper {
+            match self.probe(next)? {
+                Decision::Feasible { witness, checked } => {
+                    if checked.length() < lo {
+                        return Err(Error::Backend {
+                            backend: self.backend.name(),
+                            reason: format!(
+                                "it found length {} below the proven bound {lo}",
+                                checked.length()
+                            ),
+                        });
+                    }
+                    upper = checked.length();
+                    best = (witness, checked);
+                }
+                Decision::Infeasible => lo = next + 1,
+                Decision::Unknown(stop) => return Ok(Outcome::Bounds { lower: lo, upper: Some(best), stop }),
+            }
+            next = lo + upper.saturating_sub(lo + 1) / 2;
+        }
+        let certificate = if lo > bound.value {
+            Certificate::InfeasibleAtTMinus1 { t: upper - 1 }
+        } else {
+            Certificate::MatchingLowerBound { name: bound.name, claim: bound.claim, value: bound.value }
+        };
+        let (witness, checked) = best;
+        Ok(Outcome::Optimal { witness, checked, certificate })
     }
-    let certificate = if lo > bound.value {
-        Certificate::InfeasibleAtTMinus1 { t: upper - 1 }
-    } else {
-        Certificate::MatchingLowerBound { name: bound.name, claim: bound.claim, value: bound.value }
-    };
-    let (witness, checked) = best;
-    Ok(Outcome::Optimal { witness, checked, certificate })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::{Mode, Model, Network, PortRule, RingTie};
+
+    /// From the distance bound alone (3 on path(4)), the search must prove the optimum 4
+    /// (TE-1) itself: the certificate is the backend's infeasibility proof at 3.
+    #[test]
+    fn from_a_loose_bound_the_certificate_is_infeasibility_at_t_minus_1() {
+        let inst = Instance::new(
+            "path4",
+            Network::parse("path:4").unwrap(),
+            Problem::TotalExchange(None),
+            Model::StoreForward { rule: PortRule::FStar, mode: Mode::Move, packet: 1 },
+            RingTie::Clockwise,
+            "<test>",
+        )
+        .unwrap();
+        for backend in BackendKind::ALL {
+            let options = SolveOptions::default();
+            let search = Search::new(&inst, backend, &options).unwrap();
+            let distance = Bound::new("distance", None, search.encoder.distance_bound(), "");
+            assert_eq!(distance.value, 3);
+            match search.run(distance).unwrap() {
+                Outcome::Optimal { checked, certificate, .. } => {
+                    assert_eq!(checked.length(), 4, "{backend}");
+                    assert_eq!(certificate, Certificate::InfeasibleAtTMinus1 { t: 3 }, "{backend}");
+                }
+                Outcome::Bounds { stop, .. } => panic!("{backend}: stopped: {stop}"),
+            }
+        }
+    }
 }

@@ -54,7 +54,7 @@ pub fn load_instance(path: &Path) -> Result<Instance, InputError> {
 /// the file has no `name`.
 pub fn parse_instance(text: &str, file: &str, default_name: &str) -> Result<Instance, InputError> {
     let raw: RawInstance = toml::from_str(text).map_err(|e| {
-        let line = e.span().map(|s| text[..s.start].lines().count().max(1));
+        let line = e.span().map(|s| text[..s.start].matches('\n').count() + 1);
         let msg = e.message().trim().to_string();
         InputError::new(
             file,
@@ -215,9 +215,9 @@ fn build_model(raw: RawModel, problem: &Problem, file: &str) -> Result<Model, In
 pub fn instance_to_toml(inst: &Instance) -> String {
     let mut s = String::new();
     s.push_str(&format!("# commsched instance: {} on {} ({})\n", inst.problem, inst.network, inst.model));
-    s.push_str(&format!("name = {:?}\n", inst.name));
+    s.push_str(&format!("name = {}\n", toml_string(&inst.name)));
     if !inst.source.is_empty() {
-        s.push_str(&format!("source = {:?}\n", inst.source));
+        s.push_str(&format!("source = {}\n", toml_string(&inst.source)));
     }
     s.push_str(&format!("problem = {:?}\nnetwork = {:?}\n", inst.problem.name(), inst.network.spec_string()));
     if inst.ring_tie != RingTie::default() {
@@ -250,7 +250,7 @@ pub fn instance_to_toml(inst: &Instance) -> String {
             if *virtual_schedule {
                 s.push_str("virtual = true\n");
             }
-            if matches!(inst.problem, Problem::Gather(_)) {
+            if matches!(inst.problem, Problem::Gather(_)) || *gather != GatherMode::default() {
                 s.push_str(&format!("gather = {}\n", serde_json::to_string(gather).expect("plain enum")));
             }
         }
@@ -267,6 +267,17 @@ pub fn instance_to_toml(inst: &Instance) -> String {
             ));
         }
     }
+    let paper = &inst.paper;
+    if *paper != PaperNote::default() {
+        let claims: Vec<String> = paper.claims.iter().map(|c| toml_string(c)).collect();
+        s.push_str(&format!("\n[paper]\nclaims = [{}]\n", claims.join(", ")));
+        if let Some(length) = paper.length {
+            s.push_str(&format!("length = {length}\n"));
+        }
+        if !paper.note.is_empty() {
+            s.push_str(&format!("note = {}\n", toml_string(&paper.note)));
+        }
+    }
     if let Problem::Chatting(msgs) = &inst.problem {
         for m in msgs {
             s.push_str(&format!("\n[[messages]]\nsrc = {}\ndst = {}\nlength = {}\n", m.src, m.dst, m.length));
@@ -276,6 +287,11 @@ pub fn instance_to_toml(inst: &Instance) -> String {
         }
     }
     s
+}
+
+/// A string as a TOML value (quoted and escaped).
+fn toml_string(text: &str) -> String {
+    toml::Value::String(text.to_string()).to_string()
 }
 
 /// Reads a schedule file and validates it against the instance.
@@ -291,8 +307,7 @@ pub fn load_schedule(path: &Path, inst: &Instance) -> Result<Schedule, InputErro
 /// reports unknown ones as violations.
 pub fn parse_schedule(text: &str, file: &str, inst: &Instance) -> Result<Schedule, InputError> {
     let err = |field: &str, reason: String| InputError::new(file, field, reason);
-    let raw: ScheduleFile = serde_json::from_str(text)
-        .map_err(|e| err("", format!("line {} column {}: {e}", e.line(), e.column())))?;
+    let raw: ScheduleFile = serde_json::from_str(text).map_err(|e| err("", e.to_string()))?;
     if raw.problem != inst.problem.name() {
         return Err(err(
             "problem",

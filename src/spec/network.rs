@@ -344,7 +344,7 @@ impl Network {
                     _ => match tie {
                         RingTie::Clockwise => true,
                         RingTie::Counterclockwise => false,
-                        RingTie::Alternating => u % 2 == 0,
+                        RingTie::Alternating => u.is_multiple_of(2),
                     },
                 };
                 let (steps, dir) = if clockwise { (cw, 1) } else { (ccw, n - 1) };

@@ -171,7 +171,15 @@ impl Instance {
             }
         }
         if fat != matches!(self.model, Model::FatTree { .. }) {
-            return err("network", "the fat-tree model needs a `fat-tree:N` network and vice versa".into());
+            let net = self.network.spec_string();
+            return err(
+                "network",
+                if fat {
+                    format!("`{net}` runs only the fat-tree model, not `{}`", self.model.name())
+                } else {
+                    format!("the fat-tree model needs a `fat-tree:N` network, not `{net}`")
+                },
+            );
         }
         if let Model::FatTree { capacity, .. } = &self.model {
             capacity.validate(n as u64).map_err(|r| InputError::new(file, "model.capacity", r))?;

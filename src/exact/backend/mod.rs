@@ -52,11 +52,12 @@ impl BackendKind {
         }
     }
 
-    /// The file extension of the model text it reads: `lp` or `smt2`.
-    pub fn extension(self) -> &'static str {
+    /// The suffix of its exported model files (ARCHITECTURE.md `models/<instance>.<backend>.lp|smt2`):
+    /// `ilp.lp` (CPLEX LP) or `smt.smt2` (SMT-LIB2).
+    pub fn file_extension(self) -> &'static str {
         match self {
-            BackendKind::Ilp => "lp",
-            BackendKind::Smt => "smt2",
+            BackendKind::Ilp => "ilp.lp",
+            BackendKind::Smt => "smt.smt2",
         }
     }
 }

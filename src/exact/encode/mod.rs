@@ -86,13 +86,16 @@ pub trait Encoder {
     fn encode(&self, horizon: u64) -> Encoding;
 }
 
+/// The problems (SPEC §3 names) with an encoder.
+pub const ENCODED: &[&str] = &["total-exchange"];
+
 /// The encoder for the instance's problem, or [`Error::NotApplicable`].
 pub fn encoder(instance: &Instance) -> Result<Box<dyn Encoder + '_>> {
     match &instance.problem {
         Problem::TotalExchange(_) => Ok(Box::new(store_forward::TotalExchange::new(instance))),
         p => Err(Error::NotApplicable {
             method: "exact".into(),
-            reason: format!("no exact encoding of `{p}` yet (only total-exchange is encoded)"),
+            reason: format!("no exact encoding of `{p}` yet (encoded: {})", ENCODED.join(", ")),
         }),
     }
 }

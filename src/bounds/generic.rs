@@ -1,0 +1,681 @@
+//! # Generic lower bounds (any network, any problem of the model)
+//!
+//! Two models, one mechanism. A *resource* — an arc, a node's sending or receiving port, the
+//! arcs of a cut — serves at most `capacity` units of work per step; every *job* on it has a
+//! release (its first unit cannot be served before that step) and a tail (after its last unit
+//! the schedule still needs that many steps). For every subset J of jobs with smallest
+//! release r, smallest tail q and total work W, the W units take ⌈W / capacity⌉ distinct steps
+//! from step r on, so the last of them is served no earlier than r + ⌈W / capacity⌉ − 1 and the
+//! schedule lasts at least
+//!
+//! ```text
+//! r + ⌈W / capacity⌉ − 1 + q            (release/tail bound, [`release_tail`])
+//! ```
+//!
+//! It suffices to take J = {jobs with release ≥ r, tail ≥ q} over all pairs (r, q) of values
+//! that occur. With capacity 1 this is the preemptive one-machine relaxation (Carlier's bound
+//! for 1 | r_j, q_j | C_max).
+//!
+//! ## Bufferless (SPEC §4.1; papers 000, 001)
+//!
+//! A message M with path e_0..e_{d−1}, length ℓ and start s ≥ s_min(M) puts its ℓ flits on
+//! e_k in steps s+k .. s+k+ℓ−1 and ends in step s+ℓ+d−2: on e_k it is a job with release
+//! s_min + k, work ℓ, tail d−1−k. Arcs have capacity 1 (arc rule); under `port = single` the
+//! tail node of e_k sends and its head node receives the same job, one flit per step. With
+//! s_min = 1 the arc bound contains CHAT-2 (all jobs of an arc: C(e); a single job: Q) and,
+//! at the root's port, the exact scatter optimum of SG-4 ([`super::scatter_gather`]).
+//!
+//! ## Store-and-forward (SPEC §4.2; papers 003, 004)
+//!
+//! Tokens move one hop per step; a packet carries at most p tokens. Per step and per rule:
+//! F* one packet per arc; H* one packet per link (an arc without its reverse counts alone);
+//! F1 one send and one receive per node; H1 one transmission per node. So F* admits every
+//! schedule the others admit, and a bound proved for a rule holds for the stricter ones.
+//!
+//! * **distance**: every demanded token travels its hop distance (copy mode: every token
+//!   reaches every node, so the diameter).
+//! * **total load**: Σ hop distances (move) or N(N−1) deliveries (copy) token-moves, at most
+//!   p × (transmissions per step) of them per step: F* |arcs|, H* |links| + |one-way arcs|,
+//!   F1 min(|arcs|, senders, receivers), H1 min(|links| + |one-way arcs|, ⌊N/2⌋). Under H*,
+//!   p = 1, this is the edge-count bound of GOS-1/GOS-2.
+//! * **port**: the tokens a node must send and receive — its own, those addressed to it and
+//!   those it cannot be bypassed by (it separates source and destination; computed by a search
+//!   in G − v, skipped beyond a fixed work budget) — in packets, divided by what the node can
+//!   do per step: F* out-/in-degree, H* incident links (sends and receives together), F1 one
+//!   send and one receive, H1 one transmission.
+//! * **port with distances**: the same jobs with release = hop distance from the token's
+//!   source and tail = hop distance still to go, through [`release_tail`].
+//! * **cut**: for a node set S, the tokens that must leave S (move: demanded pairs from S to
+//!   its complement; copy: every token born in S) and enter it, in packets, over what the cut
+//!   carries per step under the rule ([`cut_capacity`]). Cuts: every interval of a path or ULA
+//!   (prefixes: the bisection of TE-1), every cyclic interval of a ring (halves: TE-2), every
+//!   band of rows and of columns of a mesh/torus/ESM (cyclic on a torus), every edge of a tree.
+
+use super::Bound;
+use crate::spec::{Family, Instance, Message, Mode, Model, Network, Node, Port, PortRule};
+
+/// One job on a resource: `work` units, the first no earlier than step `release`, and at
+/// least `tail` more steps of schedule after its last unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Job {
+    /// Earliest step of its first unit (≥ 1).
+    pub release: u64,
+    /// Units of the resource it needs.
+    pub work: u64,
+    /// Steps the schedule still needs after its last unit.
+    pub tail: u64,
+}
+
+/// max over (r, q) of r + ⌈W(r, q) / capacity⌉ − 1 + q, where W(r, q) is the work of the jobs
+/// with release ≥ r and tail ≥ q (module documentation). 0 without jobs or work.
+pub fn release_tail(jobs: &[Job], capacity: u64) -> u64 {
+    let capacity = capacity.max(1);
+    let mut releases: Vec<u64> = jobs.iter().filter(|j| j.work > 0).map(|j| j.release).collect();
+    let mut tails: Vec<u64> = jobs.iter().filter(|j| j.work > 0).map(|j| j.tail).collect();
+    releases.sort_unstable();
+    releases.dedup();
+    tails.sort_unstable();
+    tails.dedup();
+    let (nr, nq) = (releases.len(), tails.len());
+    // work[ri][qi] becomes the work of jobs with release ≥ releases[ri] and tail ≥ tails[qi].
+    let mut work = vec![vec![0u64; nq + 1]; nr + 1];
+    for j in jobs.iter().filter(|j| j.work > 0) {
+        let ri = releases.binary_search(&j.release).unwrap_or_default();
+        let qi = tails.binary_search(&j.tail).unwrap_or_default();
+        work[ri][qi] += j.work;
+    }
+    let mut best = 0;
+    for ri in (0..nr).rev() {
+        for qi in (0..nq).rev() {
+            work[ri][qi] += work[ri + 1][qi] + work[ri][qi + 1] - work[ri + 1][qi + 1];
+            let w = work[ri][qi];
+            if w > 0 {
+                best = best.max(releases[ri] + w.div_ceil(capacity) - 1 + tails[qi]);
+            }
+        }
+    }
+    best
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bufferless
+
+/// The jobs of bufferless messages on each arc and, for the single-port rule, on each node's
+/// sending and receiving side (module documentation).
+struct BufferlessJobs {
+    arcs: Vec<Vec<Job>>,
+    sends: Vec<Vec<Job>>,
+    receives: Vec<Vec<Job>>,
+}
+
+fn bufferless_jobs(
+    network: &Network,
+    messages: &[Message],
+    earliest: &dyn Fn(&Message) -> u64,
+) -> BufferlessJobs {
+    let n = network.len();
+    let mut jobs = BufferlessJobs {
+        arcs: vec![Vec::new(); network.arcs().len()],
+        sends: vec![Vec::new(); n],
+        receives: vec![Vec::new(); n],
+    };
+    for m in messages {
+        let d = m.arcs.len() as u64;
+        let s = earliest(m).max(1);
+        for (k, &a) in m.arcs.iter().enumerate() {
+            let k = k as u64;
+            let job = Job { release: s + k, work: m.len, tail: d - 1 - k };
+            let (u, v) = network.arcs()[a];
+            jobs.arcs[a].push(job);
+            jobs.sends[u].push(job);
+            jobs.receives[v].push(job);
+        }
+    }
+    jobs
+}
+
+/// The release/tail bound of bufferless messages whose starts are at least `earliest(M)`:
+/// the maximum over arcs and, under the single-port rule, over nodes' sending and receiving
+/// sides.
+pub fn bufferless_release_tail(
+    network: &Network,
+    messages: &[Message],
+    single_port: bool,
+    earliest: &dyn Fn(&Message) -> u64,
+) -> u64 {
+    let jobs = bufferless_jobs(network, messages, earliest);
+    let arcs = jobs.arcs.iter().map(|j| release_tail(j, 1)).max().unwrap_or(0);
+    let ports = if single_port {
+        jobs.sends.iter().chain(&jobs.receives).map(|j| release_tail(j, 1)).max().unwrap_or(0)
+    } else {
+        0
+    };
+    arcs.max(ports)
+}
+
+/// Generic bounds of a (non-virtual) bufferless instance: arc release/tail congestion and,
+/// under `port = single`, the per-node send/receive totals and their release/tail refinement.
+pub fn bufferless(instance: &Instance, messages: &[Message]) -> Vec<Bound> {
+    let Model::Bufferless { port, virtual_schedule: false, .. } = instance.model else { return Vec::new() };
+    let net = &instance.network;
+    let one = |_: &Message| 1u64;
+    let jobs = bufferless_jobs(net, messages, &one);
+    let mut out = vec![Bound::new(
+        "arc release/tail",
+        None,
+        jobs.arcs.iter().map(|j| release_tail(j, 1)).max().unwrap_or(0),
+        "per arc, flits of the messages crossing it, the k-th arc of a d-arc path released at \
+         step 1+k with d−1−k steps to go; max over subsets of r + Σℓ − 1 + q (refines CHAT-2)",
+    )];
+    if port == Port::Single {
+        let total =
+            |side: &[Vec<Job>]| side.iter().map(|j| j.iter().map(|j| j.work).sum::<u64>()).max().unwrap_or(0);
+        out.push(Bound::new(
+            "port send total",
+            None,
+            total(&jobs.sends),
+            "single-port: the flits a node sends (own and relayed), one per step",
+        ));
+        out.push(Bound::new(
+            "port receive total",
+            None,
+            total(&jobs.receives),
+            "single-port: the flits a node receives (for it and relayed), one per step",
+        ));
+        out.push(Bound::new(
+            "port release/tail",
+            None,
+            jobs.sends.iter().chain(&jobs.receives).map(|j| release_tail(j, 1)).max().unwrap_or(0),
+            "single-port: the arc release/tail bound on each node's sending and receiving side",
+        ));
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Store-and-forward
+
+/// What crosses a cut (or a node's port) per step under a port rule, in packets: out of the
+/// set, into it, and both directions together.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CutCapacity {
+    /// Packets per step leaving the set.
+    pub out: u64,
+    /// Packets per step entering the set.
+    pub inn: u64,
+    /// Packets per step crossing in either direction.
+    pub both: u64,
+}
+
+/// The capacity of the cut between `inside` and the other nodes under `rule`: F* counts arcs;
+/// H* links plus one-way arcs, shared by both directions; F1 at most one packet per sending
+/// and per receiving node; H1 a matching, at most min(boundary nodes on either side).
+pub fn cut_capacity(network: &Network, inside: &[bool], rule: PortRule) -> CutCapacity {
+    let n = network.len();
+    let (mut a_out, mut a_in, mut links) = (0u64, 0u64, 0u64);
+    let mut tail_out = vec![false; n];
+    let mut head_out = vec![false; n];
+    let mut tail_in = vec![false; n];
+    let mut head_in = vec![false; n];
+    for &(u, v) in network.arcs() {
+        match (inside[u], inside[v]) {
+            (true, false) => {
+                a_out += 1;
+                if network.arc(v, u).is_some() {
+                    links += 1;
+                }
+                tail_out[u] = true;
+                head_out[v] = true;
+            }
+            (false, true) => {
+                a_in += 1;
+                tail_in[u] = true;
+                head_in[v] = true;
+            }
+            _ => {}
+        }
+    }
+    let count = |f: &[bool]| f.iter().filter(|&&x| x).count() as u64;
+    let one_port = |arcs: u64, tails: &[bool], heads: &[bool]| arcs.min(count(tails)).min(count(heads));
+    let channels = a_out + a_in - links;
+    match rule {
+        PortRule::FStar => CutCapacity { out: a_out, inn: a_in, both: a_out + a_in },
+        PortRule::HStar => CutCapacity { out: a_out, inn: a_in, both: channels },
+        PortRule::F1 | PortRule::H1 => {
+            let out = one_port(a_out, &tail_out, &head_out);
+            let inn = one_port(a_in, &tail_in, &head_in);
+            let both = if rule == PortRule::H1 {
+                let side =
+                    |a: &[bool], b: &[bool]| a.iter().zip(b).filter(|(x, y)| **x || **y).count() as u64;
+                channels.min(side(&tail_out, &head_in)).min(side(&head_out, &tail_in))
+            } else {
+                out + inn
+            };
+            CutCapacity { out, inn, both }
+        }
+    }
+}
+
+/// Steps needed to move `out` tokens out of and `inn` tokens into a set with capacity `cap`,
+/// p tokens per packet; `None` when tokens must cross where nothing can (infeasible instance).
+fn crossing_steps(out: u64, inn: u64, cap: CutCapacity, p: u64) -> Option<u64> {
+    let (po, pi) = (out.div_ceil(p), inn.div_ceil(p));
+    let ratio = |x: u64, c: u64| {
+        if x == 0 {
+            Some(0)
+        } else if c == 0 {
+            None
+        } else {
+            Some(x.div_ceil(c))
+        }
+    };
+    Some(ratio(po, cap.out)?.max(ratio(pi, cap.inn)?).max(ratio(po + pi, cap.both)?))
+}
+
+/// Hop distances between all pairs (`usize::MAX` where unreachable).
+fn all_distances(network: &Network) -> Vec<Vec<usize>> {
+    (0..network.len()).map(|s| network.distances_from(s)).collect()
+}
+
+/// Work budget (arc visits) for the separator searches of the port bound.
+const SEPARATOR_BUDGET: usize = 50_000_000;
+/// Work budget (cut × (arcs + blocks)) for enumerating every interval cut.
+const CUT_BUDGET: usize = 50_000_000;
+
+/// `reach[s][d]`: whether d is reachable from s without passing through v.
+fn reach_without(out: &[Vec<Node>], v: Node) -> Vec<Vec<bool>> {
+    let n = out.len();
+    (0..n)
+        .map(|s| {
+            let mut seen = vec![false; n];
+            if s == v {
+                return seen;
+            }
+            seen[s] = true;
+            let mut stack = vec![s];
+            while let Some(x) = stack.pop() {
+                for &y in &out[x] {
+                    if y != v && !seen[y] {
+                        seen[y] = true;
+                        stack.push(y);
+                    }
+                }
+            }
+            seen
+        })
+        .collect()
+}
+
+/// The nodes whose removal can separate a reachable pair: for a network where every arc has
+/// its reverse, those whose removal disconnects it; otherwise every node.
+fn separator_candidates(network: &Network, out: &[Vec<Node>]) -> Vec<Node> {
+    let n = network.len();
+    let symmetric = network.arcs().iter().all(|&(u, v)| network.arc(v, u).is_some());
+    (0..n)
+        .filter(|&v| {
+            if !symmetric || n < 3 {
+                return !symmetric;
+            }
+            let start = if v == 0 { 1 } else { 0 };
+            let mut seen = vec![false; n];
+            seen[start] = true;
+            let mut stack = vec![start];
+            let mut count = 1;
+            while let Some(x) = stack.pop() {
+                for &y in &out[x] {
+                    if y != v && !seen[y] {
+                        seen[y] = true;
+                        count += 1;
+                        stack.push(y);
+                    }
+                }
+            }
+            count < n - 1
+        })
+        .collect()
+}
+
+/// Store-and-forward bounds (module documentation): distance, total load, port, port with
+/// distances and cut, for the tokens the instance demands.
+pub fn store_forward(instance: &Instance) -> Vec<Bound> {
+    let Model::StoreForward { rule, mode, packet } = instance.model else { return Vec::new() };
+    let p = packet.max(1) as u64;
+    let net = &instance.network;
+    let n = net.len();
+    let dist = all_distances(net);
+    let reachable = |s: Node, d: Node| dist[s][d] != usize::MAX;
+    // Demanded (source, destination) pairs: move mode, the packets; copy mode, every token
+    // (named by its origin) at every other node.
+    let pairs: Vec<(Node, Node)> = match mode {
+        Mode::Move => instance.packets().iter().map(|t| (t.src, t.dst)).collect(),
+        Mode::Copy => (0..n).flat_map(|u| (0..n).filter(move |&w| w != u).map(move |w| (u, w))).collect(),
+    };
+    let mut out = Vec::new();
+
+    let distance = pairs.iter().filter(|&&(s, d)| reachable(s, d)).map(|&(s, d)| dist[s][d] as u64).max();
+    out.push(Bound::new(
+        "distance",
+        None,
+        distance.unwrap_or(0),
+        match mode {
+            Mode::Move => "largest hop distance of a demanded packet, one hop per step",
+            Mode::Copy => "diameter: every token reaches every node, one hop per step",
+        },
+    ));
+
+    let hops: u64 = pairs
+        .iter()
+        .filter(|&&(s, d)| reachable(s, d))
+        .map(|&(s, d)| if mode == Mode::Move { dist[s][d] as u64 } else { 1 })
+        .sum();
+    let per_step = transmissions_per_step(net, rule) * p;
+    if per_step > 0 {
+        out.push(Bound::new(
+            "total load",
+            None,
+            hops.div_ceil(per_step),
+            format!(
+                "{hops} token moves ({}) at most {per_step} per step under {rule}, p = {p}",
+                if mode == Mode::Move { "Σ hop distances" } else { "N(N−1) deliveries" }
+            ),
+        ));
+    }
+
+    let (port, port_dist, transit) = port_bounds(net, &dist, &pairs, rule, mode, p);
+    let transit_note = if transit {
+        "own, addressed and unavoidable transit tokens"
+    } else {
+        "own and addressed tokens (transit search over budget)"
+    };
+    out.push(Bound::new(
+        "port",
+        None,
+        port,
+        format!("per node, {transit_note} in packets over its per-step capacity under {rule}"),
+    ));
+    out.push(Bound::new(
+        "port with distances",
+        None,
+        port_dist,
+        format!("per node and side, {transit_note} released at their hop distance, release/tail bound"),
+    ));
+
+    if let Some((value, family)) = cut_bound(instance, &pairs, rule, mode, p) {
+        out.push(Bound::new(
+            "cut",
+            None,
+            value,
+            format!(
+                "tokens forced across a cut over its per-step capacity under {rule}, p = {p}; cuts: {family}"
+            ),
+        ));
+    }
+    out
+}
+
+/// Transmissions the whole network can make in one step under `rule`.
+fn transmissions_per_step(network: &Network, rule: PortRule) -> u64 {
+    let n = network.len();
+    let arcs = network.arcs().len() as u64;
+    let links = network.arcs().iter().filter(|&&(u, v)| u < v && network.arc(v, u).is_some()).count() as u64;
+    let channels = arcs - links;
+    let mut senders = vec![false; n];
+    let mut receivers = vec![false; n];
+    for &(u, v) in network.arcs() {
+        senders[u] = true;
+        receivers[v] = true;
+    }
+    let count = |f: &[bool]| f.iter().filter(|&&x| x).count() as u64;
+    match rule {
+        PortRule::FStar => arcs,
+        PortRule::HStar => channels,
+        PortRule::F1 => arcs.min(count(&senders)).min(count(&receivers)),
+        PortRule::H1 => channels.min(n as u64 / 2),
+    }
+}
+
+/// Port and port-with-distances bounds, and whether transit tokens were included.
+fn port_bounds(
+    net: &Network,
+    dist: &[Vec<usize>],
+    pairs: &[(Node, Node)],
+    rule: PortRule,
+    mode: Mode,
+    p: u64,
+) -> (u64, u64, bool) {
+    let n = net.len();
+    let out_adj = net.out_neighbours();
+    let candidates = separator_candidates(net, &out_adj);
+    let transit = candidates.len().saturating_mul(n).saturating_mul(n + net.arcs().len()) <= SEPARATOR_BUDGET;
+    let d = |a: Node, b: Node| dist[a][b] as u64;
+    let (mut port, mut port_dist) = (0, 0);
+    for v in 0..n {
+        let separator = (transit && candidates.binary_search(&v).is_ok()).then(|| reach_without(&out_adj, v));
+        // forced(s, t): t is reachable from s, but not without v.
+        let forced = |s: Node, t: Node| {
+            dist[s][t] != usize::MAX && separator.as_ref().is_some_and(|r| s != v && !r[s][t])
+        };
+        let mut sends = Vec::new();
+        let mut receives = Vec::new();
+        match mode {
+            Mode::Move => {
+                for &(s, t) in pairs.iter().filter(|&&(s, t)| dist[s][t] != usize::MAX) {
+                    if s == v {
+                        sends.push(Job { release: 1, work: 1, tail: d(s, t) - 1 });
+                    } else if t == v {
+                        receives.push(Job { release: d(s, v), work: 1, tail: 0 });
+                    } else if forced(s, t) {
+                        receives.push(Job { release: d(s, v), work: 1, tail: d(v, t) });
+                        sends.push(Job { release: d(s, v) + 1, work: 1, tail: d(v, t) - 1 });
+                    }
+                }
+            }
+            Mode::Copy => {
+                for u in (0..n).filter(|&u| u != v && dist[u][v] != usize::MAX) {
+                    receives.push(Job { release: d(u, v), work: 1, tail: 0 });
+                }
+                // The send of token u by v that starts the route to the farthest node w that
+                // u can only reach through v (v's own token: the farthest node at all).
+                for u in 0..n {
+                    let far = (0..n)
+                        .filter(|&w| {
+                            w != v && w != u && (if u == v { dist[v][w] != usize::MAX } else { forced(u, w) })
+                        })
+                        .map(|w| d(v, w))
+                        .max();
+                    if let Some(far) = far {
+                        let release = if u == v { 1 } else { d(u, v) + 1 };
+                        sends.push(Job { release, work: 1, tail: far - 1 });
+                    }
+                }
+            }
+        }
+        let mut only_v = vec![false; n];
+        only_v[v] = true;
+        let cap = cut_capacity(net, &only_v, rule);
+        if let Some(steps) = crossing_steps(sends.len() as u64, receives.len() as u64, cap, p) {
+            port = port.max(steps);
+        }
+        if cap.out > 0 {
+            port_dist = port_dist.max(release_tail(&sends, cap.out * p));
+        }
+        if cap.inn > 0 {
+            port_dist = port_dist.max(release_tail(&receives, cap.inn * p));
+        }
+    }
+    (port, port_dist, transit)
+}
+
+/// A partition of the nodes into consecutive blocks (nodes of a line, rows or columns), whose
+/// intervals (cyclic when `cyclic`) are the cuts tried.
+struct Blocks {
+    of: Vec<usize>,
+    count: usize,
+    cyclic: bool,
+    what: &'static str,
+}
+
+fn block_families(network: &Network) -> Vec<Blocks> {
+    let n = network.len();
+    let line = |cyclic, what| Blocks { of: (0..n).collect(), count: n, cyclic, what };
+    let grid = |r: usize, c: usize, cyclic: bool| {
+        vec![
+            Blocks { of: (0..n).map(|x| x / c).collect(), count: r, cyclic, what: "row bands" },
+            Blocks { of: (0..n).map(|x| x % c).collect(), count: c, cyclic, what: "column bands" },
+        ]
+    };
+    match *network.family() {
+        Family::Ula(_) | Family::Path(_) => vec![line(false, "intervals of the line")],
+        Family::Ring(_) | Family::URing(_) => vec![line(true, "cyclic intervals of the ring")],
+        Family::Mesh(r, c) => grid(r, c, false),
+        Family::Esm(k) => grid(k, k, false),
+        Family::Torus(r, c) => grid(r, c, true),
+        Family::Tree(_) | Family::FatTree(_) | Family::Graph(_) => Vec::new(),
+    }
+}
+
+/// The best cut bound over the family cuts of the network, with a description of the cuts.
+fn cut_bound(
+    instance: &Instance,
+    pairs: &[(Node, Node)],
+    rule: PortRule,
+    mode: Mode,
+    p: u64,
+) -> Option<(u64, String)> {
+    let net = &instance.network;
+    let n = net.len();
+    let mut best: Option<u64> = None;
+    let mut families = Vec::new();
+    let mut consider = |inside: &[bool], out: u64, inn: u64| {
+        if let Some(s) = crossing_steps(out, inn, cut_capacity(net, inside, rule), p) {
+            best = Some(best.map_or(s, |b| b.max(s)));
+        }
+    };
+    if let Family::Tree(parent) = net.family() {
+        // Each tree edge {parent(v), v} cuts off the subtree of v (parents are numbered below
+        // their children).
+        for v in 1..n {
+            let mut inside = vec![false; n];
+            inside[v] = true;
+            for x in v + 1..n {
+                inside[x] = inside[parent[x]];
+            }
+            let (out, inn) = flows(&inside, pairs, mode);
+            consider(&inside, out, inn);
+        }
+        families.push("every tree edge".to_string());
+    }
+    for blocks in block_families(net) {
+        let b = blocks.count;
+        let mut members = vec![Vec::new(); b];
+        for x in 0..n {
+            members[blocks.of[x]].push(x);
+        }
+        // a[x][y]: demanded tokens from block x to block y (move mode).
+        let mut a = vec![vec![0u64; b]; b];
+        if mode == Mode::Move {
+            for &(s, d) in pairs {
+                a[blocks.of[s]][blocks.of[d]] += 1;
+            }
+        }
+        let row: Vec<u64> = a.iter().map(|r| r.iter().sum()).collect();
+        let col: Vec<u64> = (0..b).map(|y| a.iter().map(|r| r[y]).sum()).collect();
+        let all = b * b * (net.arcs().len() + b) <= CUT_BUDGET;
+        let starts: Vec<usize> = if blocks.cyclic || all { (0..b).collect() } else { vec![0] };
+        for start in starts {
+            let mut inside = vec![false; n];
+            let mut interval: Vec<usize> = Vec::new();
+            let (mut inner, mut rows, mut cols, mut size) = (0u64, 0u64, 0u64, 0u64);
+            let longest = if blocks.cyclic { b - 1 } else { b - start };
+            for len in 1..=longest {
+                let y = (start + len - 1) % b;
+                inner += a[y][y] + interval.iter().map(|&x| a[x][y] + a[y][x]).sum::<u64>();
+                rows += row[y];
+                cols += col[y];
+                size += members[y].len() as u64;
+                interval.push(y);
+                for &x in &members[y] {
+                    inside[x] = true;
+                }
+                if size as usize == n {
+                    break;
+                }
+                let wanted = all || !blocks.cyclic || len == b / 2 || len == b.div_ceil(2);
+                if !wanted {
+                    continue;
+                }
+                let (out, inn) = match mode {
+                    Mode::Move => (rows - inner, cols - inner),
+                    Mode::Copy => (size, n as u64 - size),
+                };
+                consider(&inside, out, inn);
+            }
+        }
+        families.push(if all {
+            format!("every {}", blocks.what)
+        } else if blocks.cyclic {
+            format!("halves ({})", blocks.what)
+        } else {
+            format!("prefixes ({})", blocks.what)
+        });
+    }
+    best.map(|v| (v, families.join(", ")))
+}
+
+/// Tokens that must leave and enter the node set `inside`.
+fn flows(inside: &[bool], pairs: &[(Node, Node)], mode: Mode) -> (u64, u64) {
+    match mode {
+        Mode::Move => pairs.iter().fold((0, 0), |(o, i), &(s, d)| match (inside[s], inside[d]) {
+            (true, false) => (o + 1, i),
+            (false, true) => (o, i + 1),
+            _ => (o, i),
+        }),
+        Mode::Copy => {
+            let size = inside.iter().filter(|&&x| x).count() as u64;
+            (size, inside.len() as u64 - size)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn release_tail_is_carliers_preemptive_bound() {
+        // One job: r + w − 1 + q.
+        assert_eq!(release_tail(&[Job { release: 3, work: 4, tail: 2 }], 1), 8);
+        // Two jobs: the pair (1 + 5 − 1 + 0 = 5) against the late one alone (4 + 2 − 1 + 1 = 6).
+        let jobs = [Job { release: 1, work: 3, tail: 0 }, Job { release: 4, work: 2, tail: 1 }];
+        assert_eq!(release_tail(&jobs, 1), 6);
+        // Capacity 2 halves the work, rounded up.
+        let unit = [Job { release: 1, work: 1, tail: 0 }; 5];
+        assert_eq!(release_tail(&unit, 2), 3);
+        assert_eq!(release_tail(&[], 1), 0);
+    }
+
+    #[test]
+    fn cut_capacity_per_rule() {
+        let path = Network::parse("path:4").unwrap();
+        let left = [true, true, false, false];
+        assert_eq!(cut_capacity(&path, &left, PortRule::FStar), CutCapacity { out: 1, inn: 1, both: 2 });
+        assert_eq!(cut_capacity(&path, &left, PortRule::HStar), CutCapacity { out: 1, inn: 1, both: 1 });
+        assert_eq!(cut_capacity(&path, &left, PortRule::H1), CutCapacity { out: 1, inn: 1, both: 1 });
+        // A star centre under F1 sends one packet per step, under F* one per arc.
+        let star = Network::parse("tree:0,0,0").unwrap();
+        let centre = [true, false, false, false];
+        assert_eq!(cut_capacity(&star, &centre, PortRule::F1), CutCapacity { out: 1, inn: 1, both: 2 });
+        assert_eq!(cut_capacity(&star, &centre, PortRule::FStar), CutCapacity { out: 3, inn: 3, both: 6 });
+        assert_eq!(cut_capacity(&star, &centre, PortRule::HStar).both, 3);
+    }
+
+    #[test]
+    fn separators_on_path_and_ring() {
+        let path = Network::parse("path:4").unwrap();
+        assert_eq!(separator_candidates(&path, &path.out_neighbours()), vec![1, 2]);
+        let ring = Network::parse("ring:5").unwrap();
+        assert!(separator_candidates(&ring, &ring.out_neighbours()).is_empty());
+        let reach = reach_without(&path.out_neighbours(), 1);
+        assert!(!reach[0][2] && reach[2][3]);
+    }
+}

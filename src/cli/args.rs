@@ -1,0 +1,161 @@
+//! Command-line arguments (clap derive). The contract is stable: scripts use it.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// Certify and optimise collective-communication schedules.
+#[derive(Debug, Parser)]
+#[command(name = "commsched", version, about, long_about = None)]
+pub struct Cli {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text, global = true)]
+    pub format: Format,
+    /// The subcommand.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Human-readable text.
+    Text,
+    /// One JSON object (a JSON array of reports for `report`).
+    Json,
+    /// A Markdown table (`report` only; other commands print text).
+    Markdown,
+}
+
+/// Exact backends on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BackendArg {
+    /// ILP: good_lp with the embedded microlp solver (the default).
+    Ilp,
+    /// SMT: z3.
+    Smt,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check a schedule against an instance; exit 0 if admissible, 1 if not.
+    Check {
+        /// Instance file (TOML).
+        instance: PathBuf,
+        /// Schedule file (JSON).
+        schedule: PathBuf,
+    },
+    /// Print every lower bound of an instance.
+    Bounds {
+        /// Instance file (TOML).
+        instance: PathBuf,
+    },
+    /// Produce a schedule with an algorithm or the exact layer, check it and report it.
+    Solve {
+        /// Instance file (TOML).
+        instance: PathBuf,
+        /// An algorithm as its paper names it (see `commsched list`), or `ilp`, `smt`, `exact`
+        /// (the default backend).
+        #[arg(long)]
+        method: String,
+        /// Exact-solve limits.
+        #[command(flatten)]
+        limits: Limits,
+        /// Write the checked schedule (JSON) here.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Write the exact model of instances (`.lp` for ilp, `.smt2` for smt).
+    Export {
+        /// Instance files or directories (searched recursively for *.toml).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// The backend whose format to write.
+        #[arg(long, value_enum, default_value_t = BackendArg::Ilp)]
+        backend: BackendArg,
+        /// Output directory.
+        #[arg(long, default_value = "models")]
+        out: PathBuf,
+    },
+    /// Write an instance of any family to stdout (TOML).
+    Gen(GenArgs),
+    /// Report lower bounds, algorithms, exact optima and paper claims for instances.
+    Report {
+        /// Instance files or directories (default: instances/).
+        paths: Vec<PathBuf>,
+        /// Write report.txt, report.md and report.json into this directory.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Exact backend, or skip the exact layer with --no-exact.
+        #[arg(long, value_enum, default_value_t = BackendArg::Ilp)]
+        backend: BackendArg,
+        /// Skip the exact layer.
+        #[arg(long)]
+        no_exact: bool,
+        /// Exact-solve limits.
+        #[command(flatten)]
+        limits: Limits,
+    },
+    /// List the methods for every problem.
+    List,
+    /// Measure checker throughput and generate-and-check times; prints a table.
+    Bench {
+        /// Sizes n of path(n) and ring(n).
+        #[arg(long, value_delimiter = ',', default_value = "64,128,256,512,1024")]
+        sizes: Vec<usize>,
+    },
+}
+
+/// Resource limits of an exact solve.
+#[derive(Debug, Clone, Args)]
+pub struct Limits {
+    /// Give up after this many seconds and report bounds.
+    #[arg(long, default_value_t = 60.0)]
+    pub timeout: f64,
+    /// Size guard: refuse exact models with more variables than this.
+    #[arg(long, default_value_t = 200_000)]
+    pub max_vars: usize,
+}
+
+/// `commsched gen` arguments.
+#[derive(Debug, Clone, Args)]
+pub struct GenArgs {
+    /// Problem: chatting, scatter, gather, total-exchange, gossip, broadcast, product, prefix.
+    pub problem: String,
+    /// Network: path:6, ring:7, uring:5, ula:8, mesh:4x4, torus:5x5, esm:4, tree:0,0,1, fat-tree:16.
+    #[arg(long)]
+    pub network: String,
+    /// Instance name (default: PROBLEM-NETWORK).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Store-and-forward rule: F*, H*, F1, H1.
+    #[arg(long)]
+    pub rule: Option<String>,
+    /// Tokens per packet (store-and-forward).
+    #[arg(long)]
+    pub packet: Option<usize>,
+    /// Bufferless port rule: multi or single.
+    #[arg(long)]
+    pub port: Option<String>,
+    /// Bufferless: virtual schedules.
+    #[arg(long)]
+    pub r#virtual: bool,
+    /// Gather: check as distributed.
+    #[arg(long)]
+    pub distributed: bool,
+    /// Fat-tree capacity: const:C, log+1, pow:B, explog:B, rootloglog, table:W1,W2,...
+    #[arg(long)]
+    pub capacity: Option<String>,
+    /// Fat-tree: round model.
+    #[arg(long)]
+    pub rounds: bool,
+    /// Ring tie rule: clockwise, counterclockwise, alternating.
+    #[arg(long)]
+    pub ring_tie: Option<String>,
+    /// Scatter/gather lengths L_1,...,L_n.
+    #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+    pub lengths: Vec<i64>,
+    /// Chatting messages as SRC-DST:LEN, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    pub messages: Vec<String>,
+}

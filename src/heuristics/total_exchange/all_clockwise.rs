@@ -1,0 +1,32 @@
+//! # All-clockwise rotation on an even ring (paper 004 §4.2, first paragraph)
+//!
+//! Seed `004_d5b71cb5fff24442.txt`, §4.2: "If all nodes send n/2 messages in the clockwise
+//! direction, then it can be shown that any node-invariant algorithm is suboptimal by an
+//! additive factor of O(n)", and §2: rotation "is optimal only for odd n". The paper gives this
+//! baseline no name; here every antipodal message goes clockwise ([`RingTie::Clockwise`]) and
+//! the queues are FIFO message-shift with own messages furthest-first. Each node's clockwise
+//! messages travel Σ_{k=1}^{n/2} k = n(n+2)/8 hops over the n clockwise arcs, so no schedule with
+//! this routing beats ⌈n(n+2)/8⌉ (TE-18); this one meets it.
+
+use super::message_shift::Fifo;
+use super::queue_sim::{InitialOrder, run};
+use super::{Shape, fits, produce};
+use crate::error::Result;
+use crate::heuristics::Method;
+use crate::spec::{Instance, RingTie, Schedule};
+
+/// FIFO message-shift with every antipodal message routed clockwise, both directions at once.
+pub fn all_clockwise(inst: &Instance) -> Result<Schedule> {
+    run(inst, RingTie::Clockwise, InitialOrder::FurthestFirst, &mut Fifo)
+}
+
+/// Registry entry.
+pub const METHOD: Method = Method {
+    name: "all-clockwise",
+    problem: "total-exchange",
+    source: "004 §4.2 (first paragraph), §2; TE-18",
+    summary: "even-ring baseline: every antipodal message clockwise, FIFO message-shift; \
+              ⌈n(n+2)/8⌉ steps, Θ(n) above the optimum",
+    applies: |inst| fits(inst, Shape::EvenRing),
+    run: |inst| produce(inst, &METHOD, all_clockwise),
+};

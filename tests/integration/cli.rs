@@ -1,0 +1,169 @@
+//! The CLI contract: exit codes (0 admissible / solved, 1 inadmissible, 2 bad input), the JSON
+//! fields scripts rely on, and one-line error messages naming file, field and reason
+//! (snapshot-tested under `snapshots/`).
+
+use std::process::Command;
+
+fn data(name: &str) -> String {
+    format!("{}/tests/data/cli/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs the binary from the crate root; returns (exit code, stdout, stderr).
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_commsched"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code().expect("exited normally, not by a signal"),
+        String::from_utf8(out.stdout).expect("utf-8"),
+        String::from_utf8(out.stderr).expect("utf-8"),
+    )
+}
+
+fn json(args: &[&str]) -> (i32, serde_json::Value) {
+    let mut all = vec!["--format", "json"];
+    all.extend_from_slice(args);
+    let (code, stdout, stderr) = run(&all);
+    let v = serde_json::from_str(&stdout)
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {stdout}\n{stderr}"));
+    (code, v)
+}
+
+/// Error text with the machine-specific crate path replaced, so snapshots are portable.
+fn error_line(args: &[&str]) -> String {
+    let (code, stdout, stderr) = run(args);
+    assert_eq!(code, 2, "bad input exits with 2; stdout: {stdout}");
+    assert!(stdout.is_empty(), "errors print nothing on stdout: {stdout}");
+    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    stderr.replace(env!("CARGO_MANIFEST_DIR"), "$CRATE").trim_end().to_string()
+}
+
+macro_rules! snapshot {
+    ($name:expr, $value:expr) => {
+        insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
+            insta::assert_snapshot!($name, $value);
+        })
+    };
+}
+
+#[test]
+fn check_accepts_an_optimal_schedule_and_certifies_it_by_the_bisection_bound() {
+    let (code, v) = json(&["check", &data("path3.toml"), &data("path3-optimal.json")]);
+    assert_eq!(code, 0);
+    assert_eq!(v["admissible"], true);
+    assert_eq!(v["length"], 2);
+    assert_eq!(v["lower_bound"], 2, "TE-1: ⌈(3²−1)/4⌉ = 2");
+    assert_eq!(v["certified"], true);
+    assert_eq!(v["status"], "optimal");
+    assert!(v["certificate"].as_str().unwrap().starts_with("lower-bound"));
+    assert_eq!(v["violations"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn check_rejects_a_collision_with_exit_code_1_and_names_the_rule() {
+    let (code, v) = json(&["check", &data("path3.toml"), &data("path3-collision.json")]);
+    assert_eq!(code, 1);
+    assert_eq!(v["admissible"], false);
+    assert_eq!(v["status"], "inadmissible");
+    assert_eq!(v["certified"], false);
+    let violations: Vec<&str> =
+        v["violations"].as_array().unwrap().iter().map(|x| x.as_str().unwrap()).collect();
+    assert!(violations.iter().any(|s| s.starts_with("arc rule: step 1, arc (0,1)")), "{violations:?}");
+    snapshot!(
+        "cli_check_collision_text",
+        run(&["check", &data("path3.toml"), &data("path3-collision.json")]).1
+    );
+}
+
+#[test]
+fn bad_input_gets_one_line_naming_file_field_and_reason() {
+    let cases: [(&str, Vec<String>); 9] = [
+        ("cli_error_toml_syntax", vec!["bounds".into(), data("bad-syntax.toml")]),
+        ("cli_error_unknown_node", vec!["bounds".into(), data("unknown-node.toml")]),
+        ("cli_error_negative_length", vec!["bounds".into(), data("negative-length.toml")]),
+        ("cli_error_capacity_rule", vec!["bounds".into(), data("bad-capacity.toml")]),
+        ("cli_error_missing_file", vec!["bounds".into(), "no/such/file.toml".into()]),
+        ("cli_error_schedule_malformed", vec!["check".into(), data("path3.toml"), data("malformed.json")]),
+        (
+            "cli_error_schedule_unknown_node",
+            vec!["check".into(), data("path3.toml"), data("unknown-node.json")],
+        ),
+        (
+            "cli_error_unknown_method",
+            vec!["solve".into(), data("path3.toml"), "--method".into(), "nope".into()],
+        ),
+        (
+            "cli_error_size_guard",
+            vec![
+                "solve".into(),
+                data("path3.toml"),
+                "--method".into(),
+                "ilp".into(),
+                "--max-vars".into(),
+                "5".into(),
+            ],
+        ),
+    ];
+    for (name, args) in cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        snapshot!(name, error_line(&args));
+    }
+}
+
+#[test]
+fn an_unknown_token_is_a_violation_not_an_input_error() {
+    let (code, v) = json(&["check", &data("path3.toml"), &data("unknown-token.json")]);
+    assert_eq!(code, 1);
+    let violations = v["violations"].as_array().unwrap();
+    assert!(violations.iter().any(|x| x.as_str().unwrap().starts_with("unknown item")), "{violations:?}");
+}
+
+#[test]
+fn gen_writes_an_instance_that_loads_back() {
+    let (code, stdout, _) =
+        run(&["gen", "total-exchange", "--network", "ring:8", "--ring-tie", "alternating"]);
+    assert_eq!(code, 0);
+    let inst = commsched::spec::io::parse_instance(&stdout, "<stdout>", "x").expect("gen output parses");
+    assert_eq!(inst.network.spec_string(), "ring:8");
+    assert_eq!(inst.ring_tie, commsched::spec::RingTie::Alternating);
+    snapshot!("cli_gen_ring8", stdout);
+    snapshot!("cli_error_gen_torus2", error_line(&["gen", "gossip", "--network", "torus:2x2"]));
+}
+
+#[test]
+fn solve_with_an_algorithm_reports_a_checked_certified_length() {
+    let (code, v) = json(&["solve", &data("path3.toml"), "--method", "furthest-first"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["admissible"], true);
+    assert_eq!(v["length"], 2);
+    assert_eq!(v["status"], "optimal");
+    assert_eq!(v["certified"], true);
+}
+
+#[test]
+fn solve_exact_certifies_the_optimum_and_writes_a_checkable_schedule() {
+    let out = std::env::temp_dir().join(format!("commsched-cli-{}.json", std::process::id()));
+    let out_s = out.display().to_string();
+    let (code, v) = json(&["solve", &data("path3.toml"), "--method", "exact", "--out", &out_s]);
+    assert_eq!(code, 0);
+    assert_eq!(v["status"], "optimal");
+    assert_eq!(v["length"], 2);
+    assert_eq!(v["certified"], true);
+    assert!(v["certificate"].is_string());
+    let (code, v) = json(&["check", &data("path3.toml"), &out_s]);
+    let _ = std::fs::remove_file(&out);
+    assert_eq!(code, 0);
+    assert_eq!(v["length"], 2);
+}
+
+#[test]
+fn list_names_the_papers_algorithms() {
+    let (code, stdout, _) = run(&["list"]);
+    assert_eq!(code, 0);
+    for name in ["furthest-first", "message-shift", "modified-message-shift", "consecutive-scatter"] {
+        assert!(stdout.contains(name), "{name} missing from:\n{stdout}");
+    }
+}

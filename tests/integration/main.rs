@@ -1,0 +1,11 @@
+//! The integration suite, one binary (one link of the crate and its solvers instead of one per
+//! file). Each module tests one layer against the papers' numbers; see its module doc.
+
+mod bounds;
+mod checker_bufferless;
+mod checker_fat_tree;
+mod checker_sf;
+mod cli;
+mod exact;
+mod instances;
+mod total_exchange;
