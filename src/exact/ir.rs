@@ -3,7 +3,7 @@
 //! variables with names, linear constraints `Σ coeff·var {≤, =, ≥} constant` with integer
 //! coefficients, and an optional linear objective to minimise.
 //!
-//! An encoder never sees a solver; [`super::backend`] solves a [`Model`] and [`super::export`]
+//! An encoder never sees a solver; [`super::backend`] solves a [`Model`] and [`mod@super::export`]
 //! writes it as CPLEX LP or SMT-LIB2 text. Every integer variable has finite bounds (microlp
 //! keeps integer bounds as `i32`).
 

@@ -2,7 +2,7 @@
 //!
 //! The exact layer (ARCHITECTURE.md): encoders ([`encode`]) write a neutral linear integer
 //! model ([`ir`]) for an instance and a horizon T; backends ([`backend`]: `ilp` = good_lp +
-//! microlp, the default, and `smt` = z3) decide it; [`export`] writes the same model as `.lp`
+//! microlp, the default, and `smt` = z3) decide it; [`mod@export`] writes the same model as `.lp`
 //! or `.smt2` text. The search ([`solve`]) finds the least feasible T and reports it only with
 //! a checked witness and a [`Certificate`] ([`certify`]); otherwise it says why it stopped, as
 //! data ([`Outcome::Bounds`] with a [`StopReason`]). Heuristics and exact never call each

@@ -10,7 +10,7 @@
 //!   returns close to the limit; no thread is left running. A limit that expires before any
 //!   integer point is found comes back from good_lp as `ResolutionError::Other` and is reported
 //!   as [`Unknown::Timeout`]; one that expires with an incumbent is a feasible answer whose
-//!   objective is not proven optimal ([`Assignment::optimal`] false).
+//!   objective is not proven optimal ([`Assignment::optimal`](super::Assignment::optimal) false).
 //! - A good_lp solution counts as optimal only when its status is `Optimal`.
 
 use super::{Backend, BackendAnswer, BackendKind, Limits, Unknown, accept};

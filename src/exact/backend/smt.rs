@@ -5,7 +5,7 @@
 //! - A constraint over booleans only (with coefficients and right-hand side in `i32`) becomes a
 //!   native pseudo-boolean constraint (`Z3_mk_pble` / `pbge` / `pbeq`), which z3 handles far
 //!   better than the same sum written with `ite`; any other constraint is linear integer
-//!   arithmetic with `(ite b c 0)` for a boolean term. [`crate::exact::export`] writes the
+//!   arithmetic with `(ite b c 0)` for a boolean term. [`mod@crate::exact::export`] writes the
 //!   arithmetic form for every constraint, so that a `.smt2` file is plain SMT-LIB2.
 //! - A model with an objective is given to z3's `Optimize`, otherwise to a plain `Solver`.
 //! - Time limit: z3's `timeout` parameter (milliseconds); z3 stops by itself and answers

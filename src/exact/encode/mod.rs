@@ -1,4 +1,4 @@
-//! Encoders: an instance and a horizon T become an [`ir::Model`] whose assignments are exactly
+//! Encoders: an instance and a horizon T become an [`ir::Model`](super::ir::Model) whose assignments are exactly
 //! the admissible schedules of length ≤ T (up to moves that are never needed, see each
 //! encoder), plus the table that decodes an assignment back into a [`Schedule`].
 //!

@@ -200,13 +200,13 @@ impl Encoder for TotalExchange<'_> {
                     .flatten()
                     .map(|a| span(a.after + 1, horizon.saturating_sub(a.before)))
                     .sum();
-                let y: usize = w
+                let waits: usize = w
                     .nodes
                     .iter()
                     .flatten()
-                    .map(|n| span(n.after.max(1), horizon.saturating_sub(n.before)))
+                    .map(|n| span(n.after + 1, horizon.saturating_sub(n.before)))
                     .sum();
-                x + y
+                x + waits
             })
             .sum();
         // z variables (p > 1 under H*, F1, H1): one per arc and step that some token may use.
@@ -371,5 +371,72 @@ impl TotalExchange<'_> {
             }
             PortRule::FStar => {} // only the arc rule, written above
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::{Mode, Network, Problem, RingTie};
+
+    fn instance(net: &str, rule: PortRule, packet: usize) -> Instance {
+        Instance::new(
+            net,
+            Network::parse(net).unwrap(),
+            Problem::TotalExchange(None),
+            CommModel::StoreForward { rule, mode: Mode::Move, packet },
+            RingTie::Clockwise,
+            "<test>",
+        )
+        .unwrap()
+    }
+
+    /// The size guard's counts are the built model's: exact for `variables`, below for
+    /// `min_variables`.
+    #[test]
+    fn variable_counts_match_the_model() {
+        for net in ["path:4", "ring:5", "mesh:2x3", "tree:0,0,1"] {
+            for rule in PortRule::ALL {
+                for packet in [1, 2] {
+                    let inst = instance(net, rule, packet);
+                    let enc = TotalExchange::new(&inst);
+                    for t in [0, 3, 7] {
+                        let built = enc.encode(t).model.variables.len();
+                        assert_eq!(enc.variables(t), built, "{net} {rule} p = {packet} T = {t}");
+                        assert!(enc.min_variables(t) <= built, "{net} {rule} p = {packet} T = {t}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// On a linear array only the unique route survives the pruning: m_0(2) on path(4) can
+    /// cross (0,1) in steps 1..=T−1 and (1,2) in steps 2..=T, nothing else.
+    #[test]
+    fn a_linear_array_keeps_only_the_route() {
+        let inst = instance("path:4", PortRule::FStar, 1);
+        let enc = TotalExchange::new(&inst);
+        let k = inst.packets().iter().position(|p| (p.src, p.dst) == (0, 2)).unwrap();
+        let net = &inst.network;
+        let alive: Vec<((usize, usize), Window)> = enc.windows()[k]
+            .arcs
+            .iter()
+            .enumerate()
+            .filter_map(|(a, w)| w.map(|w| (net.arcs()[a], w)))
+            .collect();
+        assert_eq!(
+            alive,
+            vec![((0, 1), Window { after: 0, before: 1 }), ((1, 2), Window { after: 1, before: 0 })]
+        );
+    }
+
+    /// At a horizon shorter than some distance the model contains its own contradiction.
+    #[test]
+    fn a_horizon_below_the_distance_is_a_contradiction() {
+        let inst = instance("path:4", PortRule::FStar, 1);
+        let enc = TotalExchange::new(&inst);
+        assert_eq!(enc.distance_bound(), 3);
+        assert!(enc.encode(2).model.contradiction().is_some());
+        assert!(enc.encode(3).model.contradiction().is_none());
     }
 }
