@@ -11,7 +11,7 @@
 
 use super::backend::BackendKind;
 use super::encode;
-use super::ir::{Domain, Model, Sense, VarId};
+use super::ir::{Domain, Goal, Model, Sense, VarId};
 use crate::error::{Error, Result};
 use crate::spec::Instance;
 use std::fmt::Write;
@@ -41,7 +41,8 @@ pub fn model_text(model: &Model, backend: BackendKind) -> String {
 /// Terms per line in LP files (CPLEX limits a line to 510 characters).
 const LP_TERMS_PER_LINE: usize = 8;
 
-/// CPLEX LP text. A feasibility model gets the objective `0 x` on its first variable; a
+/// CPLEX LP text. A model without objective gets `0 x` on its first variable, a search guide
+/// is written as the objective (minimising it keeps every solution a feasible point); a
 /// constraint whose terms all cancelled (a contradiction) is written with a zero coefficient
 /// on the first variable.
 pub fn lp(model: &Model) -> String {
@@ -78,7 +79,7 @@ pub fn lp(model: &Model) -> String {
     };
     s.push_str("Minimize\n obj:");
     match &model.objective {
-        Some(obj) => terms(&mut s, obj),
+        Some(obj) => terms(&mut s, &obj.terms),
         None => terms(&mut s, &[]),
     }
     s.push_str("\nSubject To\n");
@@ -126,7 +127,8 @@ fn smt_int(k: i64) -> String {
 
 /// SMT-LIB2 text (logic QF_LIA): booleans are `Bool` constants counted as `(ite b 1 0)`,
 /// integers `Int` constants with asserted bounds, each constraint a named assertion; an
-/// objective is written as z3's `(minimize ...)` extension. Ends with `(check-sat)`.
+/// objective to minimise is written as z3's `(minimize ...)` extension, a search guide is left
+/// out (any model answers a feasibility question). Ends with `(check-sat)`.
 pub fn smt2(model: &Model) -> String {
     let mut s = String::new();
     header(&mut s, model, ";", "SMT-LIB2");
@@ -167,8 +169,8 @@ pub fn smt2(model: &Model) -> String {
         };
         let _ = writeln!(s, "(assert (! ({op} {} {}) :named {}))", sum(&c.terms), smt_int(c.rhs), c.name);
     }
-    if let Some(obj) = &model.objective {
-        let _ = writeln!(s, "(minimize {})", sum(obj));
+    if let Some(obj) = model.objective.as_ref().filter(|o| o.goal == Goal::Minimise) {
+        let _ = writeln!(s, "(minimize {})", sum(&obj.terms));
     }
     s.push_str("(check-sat)\n");
     s
@@ -213,6 +215,16 @@ mod tests {
         assert!(text.contains("(assert (and (<= (- 2) a) (<= a 3)))"), "{text}");
         assert!(text.contains("(assert (! (>= (+ (ite x 1 0) (* (- 2) a)) (- 1)) :named c1))"), "{text}");
         assert!(text.contains("(minimize (* 3 a))\n(check-sat)\n"), "{text}");
+    }
+
+    #[test]
+    fn a_guide_is_the_lp_objective_and_no_smt_objective() {
+        let mut m = small();
+        let mut hint = Linear::new();
+        hint.add(1, m.constraints[0].terms[0].1);
+        m.guide(&hint);
+        assert!(lp(&m).contains("Minimize\n obj: x\n"));
+        assert!(!smt2(&m).contains("minimize"));
     }
 
     #[test]

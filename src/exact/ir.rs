@@ -1,7 +1,8 @@
 //! The neutral model every encoder writes and every backend reads (ARCHITECTURE.md, "Encodings
 //! write into a neutral sink; backends are small trait impls"): bounded integer and boolean
 //! variables with names, linear constraints `Σ coeff·var {≤, =, ≥} constant` with integer
-//! coefficients, and an optional linear objective to minimise.
+//! coefficients, and an optional linear objective: one to minimise, or a search guide for a
+//! feasibility question ([`Goal`]).
 //!
 //! An encoder never sees a solver; [`super::backend`] solves a [`Model`] and [`mod@super::export`]
 //! writes it as CPLEX LP or SMT-LIB2 text. Every integer variable has finite bounds (microlp
@@ -144,6 +145,26 @@ impl Constraint {
     }
 }
 
+/// What a model's objective is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Goal {
+    /// Minimise it: an answer is complete only when its value is proven minimal.
+    Minimise,
+    /// A feasibility question with a hint: any feasible assignment answers it, and a backend
+    /// that can steer its search by minimising the terms (the ILP backend stops at its first
+    /// integer point) may use them; others ignore them.
+    Guide,
+}
+
+/// A linear objective and what it is for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Objective {
+    /// The terms `Σ coeff·var`.
+    pub terms: Vec<(i64, VarId)>,
+    /// Minimise, or only guide the search.
+    pub goal: Goal,
+}
+
 /// A bounded linear integer model.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Model {
@@ -153,8 +174,8 @@ pub struct Model {
     pub variables: Vec<Variable>,
     /// The constraints.
     pub constraints: Vec<Constraint>,
-    /// Terms of a linear objective to minimise, if any (a feasibility model has none).
-    pub objective: Option<Vec<(i64, VarId)>>,
+    /// The objective, if any (a plain feasibility model has none).
+    pub objective: Option<Objective>,
 }
 
 impl Model {
@@ -215,7 +236,17 @@ impl Model {
 
     /// Sets the objective `min Σ coeff·var` (its constant is irrelevant and dropped).
     pub fn minimise(&mut self, objective: &Linear) {
-        self.objective = Some(objective.terms.clone());
+        self.objective = Some(Objective { terms: objective.terms.clone(), goal: Goal::Minimise });
+    }
+
+    /// Sets a search guide ([`Goal::Guide`]): the model stays a feasibility question.
+    pub fn guide(&mut self, hint: &Linear) {
+        self.objective = Some(Objective { terms: hint.terms.clone(), goal: Goal::Guide });
+    }
+
+    /// Whether any feasible assignment is a complete answer (no objective, or only a guide).
+    pub fn is_feasibility(&self) -> bool {
+        self.objective.as_ref().is_none_or(|o| o.goal == Goal::Guide)
     }
 
     /// A constraint without variables that fails (`0 ≤ -1`): the model is infeasible before any
@@ -245,7 +276,7 @@ impl Model {
 
     /// The objective value of an assignment (0 without objective).
     pub fn objective_value(&self, values: &[i64]) -> i64 {
-        self.objective.iter().flatten().map(|&(c, v)| c * values[v.0]).sum()
+        self.objective.iter().flat_map(|o| &o.terms).map(|&(c, v)| c * values[v.0]).sum()
     }
 }
 

@@ -4,7 +4,12 @@
 //! - Every variable is integer with finite bounds (microlp keeps integer bounds as `i32`; a
 //!   bound outside that range is a backend error, not a silent clamp).
 //! - A model without objective is given the zero objective: the first integer point found is
-//!   then proven optimal, which is all a feasibility question needs.
+//!   then proven optimal, which is all a feasibility question needs. A search guide
+//!   ([`Goal::Guide`]) is minimised with an unbounded relative MIP gap, so the search stops at
+//!   its first integer point too, but the LP relaxations it dives through follow the guide
+//!   (for total exchange, "wait as little as possible" finds schedules about ten times faster
+//!   than the zero objective on path(10) and ring(9)). Infeasibility proofs are unaffected:
+//!   the relaxations have the same feasible region.
 //! - Time limit: microlp checks a wall-clock deadline inside its simplex and branch-and-bound
 //!   loops (`SolveOptions::time_limit`, passed through good_lp's `WithTimeLimit`), so the call
 //!   returns close to the limit; no thread is left running. A limit that expires before any
@@ -15,12 +20,15 @@
 
 use super::{Backend, BackendAnswer, BackendKind, Limits, Unknown, accept};
 use crate::error::{Error, Result};
-use crate::exact::ir::{Domain, Model, Sense};
+use crate::exact::ir::{Domain, Goal, Model, Sense};
 
 use good_lp::{
     Expression, ProblemVariables, ResolutionError, Solution, SolutionStatus, SolverModel, Variable,
-    WithTimeLimit, microlp, variable,
+    WithMipGap, WithTimeLimit, microlp, variable,
 };
+
+/// The relative MIP gap for a search guide: large enough that any integer point stops.
+const GUIDE_GAP: f32 = 1e9;
 
 /// The good_lp + microlp backend.
 #[derive(Debug, Clone, Copy, Default)]
@@ -65,8 +73,11 @@ impl Backend for Ilp {
             };
             vars.push(problem.add(def));
         }
-        let objective = model.objective.as_deref().map(|t| expression(t, &vars)).unwrap_or_default();
+        let objective = model.objective.as_ref().map(|o| expression(&o.terms, &vars)).unwrap_or_default();
         let mut solver = problem.minimise(objective).using(microlp);
+        if model.objective.as_ref().is_some_and(|o| o.goal == Goal::Guide) {
+            solver = solver.with_mip_gap(GUIDE_GAP).map_err(|e| backend_error(e.to_string()))?;
+        }
         if let Some(t) = limits.time {
             solver = solver.with_time_limit(t.as_secs_f64());
         }
@@ -81,8 +92,7 @@ impl Backend for Ilp {
         }
         match solver.solve() {
             Ok(solution) => {
-                let optimal =
-                    model.objective.is_none() || matches!(solution.status(), SolutionStatus::Optimal);
+                let optimal = model.is_feasibility() || matches!(solution.status(), SolutionStatus::Optimal);
                 let values = vars.iter().map(|&v| solution.value(v).round() as i64).collect();
                 accept(BackendKind::Ilp, model, values, optimal)
             }

@@ -81,7 +81,8 @@ pub struct Assignment {
     /// One value per model variable (booleans as 0/1), already checked against the model with
     /// [`Model::first_violation`].
     pub values: Vec<i64>,
-    /// Whether the objective is proven minimal (always true for a model without objective).
+    /// Whether the answer is complete: the objective is proven minimal, or the model is a
+    /// feasibility question ([`Model::is_feasibility`]).
     pub optimal: bool,
 }
 
@@ -164,7 +165,7 @@ mod tests {
 
     /// x + y + z = 2 over booleans with x + y ≤ 1 and y = z: y = z = 0 would need x = 2, so
     /// the only answer is x = 0, y = z = 1.
-    fn booleans() -> (Model, VarId) {
+    fn booleans() -> (Model, [VarId; 3]) {
         let mut m = Model::new("booleans");
         let x = m.bool_var("x");
         let y = m.bool_var("y");
@@ -178,7 +179,7 @@ mod tests {
         let mut yz = Linear::new();
         yz.add(1, y).add(-1, z);
         m.constrain("yz", &yz, Sense::Eq, 0);
-        (m, x)
+        (m, [x, y, z])
     }
 
     #[test]
@@ -204,10 +205,27 @@ mod tests {
         }
     }
 
+    /// A guide that points away from the only answer (it would prefer y = 0) still leaves a
+    /// feasibility question: the answer is the feasible point, complete.
+    #[test]
+    fn a_guide_keeps_the_feasibility_question() {
+        for kind in BackendKind::ALL {
+            let (mut m, [_, y, _]) = booleans();
+            let mut hint = Linear::new();
+            hint.add(1, y);
+            m.guide(&hint);
+            assert!(m.is_feasibility());
+            let BackendAnswer::Feasible(a) = kind.backend().solve(&m, &Limits::default()).unwrap() else {
+                panic!("{kind}: feasible expected");
+            };
+            assert_eq!((a.values, a.optimal), (vec![0, 1, 1], true), "{kind}");
+        }
+    }
+
     #[test]
     fn every_backend_proves_infeasibility_and_reads_contradictions() {
         for kind in BackendKind::ALL {
-            let (mut m, x_var) = booleans();
+            let (mut m, [x_var, ..]) = booleans();
             let mut x = Linear::new();
             x.add(1, x_var);
             m.constrain("x_one", &x, Sense::Ge, 1);

@@ -7,13 +7,14 @@
 //!   better than the same sum written with `ite`; any other constraint is linear integer
 //!   arithmetic with `(ite b c 0)` for a boolean term. [`mod@crate::exact::export`] writes the
 //!   arithmetic form for every constraint, so that a `.smt2` file is plain SMT-LIB2.
-//! - A model with an objective is given to z3's `Optimize`, otherwise to a plain `Solver`.
+//! - A model with an objective to minimise is given to z3's `Optimize`, otherwise to a plain
+//!   `Solver` (a search guide is ignored: z3's `Optimize` would prove it minimal).
 //! - Time limit: z3's `timeout` parameter (milliseconds); z3 stops by itself and answers
 //!   `unknown` with reason `timeout` or `canceled`, reported as [`Unknown::Timeout`].
 
 use super::{Backend, BackendAnswer, BackendKind, Limits, Unknown, accept};
 use crate::error::{Error, Result};
-use crate::exact::ir::{Constraint, Domain, Model, Sense, VarId};
+use crate::exact::ir::{Constraint, Domain, Goal, Model, Sense, VarId};
 use z3::ast::{Bool, Int};
 use z3::{Optimize, Params, SatResult, Solver};
 
@@ -105,7 +106,8 @@ impl Backend for Smt {
         if let Some(t) = limits.time {
             params.set_u32("timeout", u32::try_from(t.as_millis()).unwrap_or(u32::MAX).max(1));
         }
-        let (result, z3_model, reason) = match &model.objective {
+        let minimise = model.objective.as_ref().filter(|o| o.goal == Goal::Minimise);
+        let (result, z3_model, reason) = match minimise {
             None => {
                 let solver = Solver::new();
                 solver.set_params(&params);
@@ -121,7 +123,7 @@ impl Backend for Smt {
                 for a in &assertions {
                     opt.assert(a);
                 }
-                opt.minimize(&linear(objective, &consts));
+                opt.minimize(&linear(&objective.terms, &consts));
                 let r = opt.check(&[]);
                 (r, opt.get_model(), opt.get_reason_unknown())
             }

@@ -22,6 +22,9 @@
 //!   (SPEC §4.2), and at τ = T nothing is left anywhere but at d. Summing the rows shows m
 //!   crosses exactly one arc into d.
 //!
+//! Search guide (not a constraint, [`Goal::Guide`](crate::exact::ir::Goal::Guide)): minimise
+//! the total waiting Σ w; any feasible point still answers the question.
+//!
 //! Per step, with use(a) the number of packets on arc a (p = 1: Σ_m x(a); p > 1: a boolean
 //! `z_a{u}_{v}_t{t}` with Σ_m x(a) ≤ p·z(a), constraint `pack`):
 //!
@@ -240,6 +243,7 @@ impl Encoder for TotalExchange<'_> {
         // on_arc[a][t]: the x variables of arc a in step t (index t = 1..=T).
         let mut on_arc: Vec<Vec<Vec<VarId>>> = vec![vec![Vec::new(); t_max + 1]; arcs.len()];
         let (out_of, into) = self.incidence();
+        let mut waits = Vec::new();
         for (p, w) in self.packets.iter().zip(self.windows()) {
             let m = format!("m{}_{}", p.src, p.dst);
             let mut x: HashMap<(usize, usize), VarId> = HashMap::new();
@@ -257,7 +261,9 @@ impl Encoder for TotalExchange<'_> {
             for (v, win) in w.nodes.iter().enumerate() {
                 let Some(win) = win else { continue };
                 for t in win.after + 1..=horizon.saturating_sub(win.before) {
-                    wait.insert((v, t as usize), model.bool_var(format!("w_{m}_v{v}_t{t}")));
+                    let var = model.bool_var(format!("w_{m}_v{v}_t{t}"));
+                    wait.insert((v, t as usize), var);
+                    waits.push(var);
                 }
             }
             let moves = |arcs: &[usize], t: usize| -> Vec<VarId> {
@@ -284,6 +290,7 @@ impl Encoder for TotalExchange<'_> {
         for t in 1..=t_max {
             self.capacity(&mut model, &on_arc, &out_of, &into, t);
         }
+        model.guide(&Linear::sum(&waits));
         Encoding { horizon, model, events }
     }
 }
