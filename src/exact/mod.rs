@@ -19,7 +19,9 @@
 //! the checked length of the greedy schedule. If U = L the greedy schedule is optimal. Otherwise
 //! horizons are probed (first L, then bisection of [lo, U − 1]): a feasible probe at T gives a
 //! checked witness of length ≤ T and lowers U, an infeasible probe raises lo to T + 1. At lo = U
-//! the witness is optimal, certified by `lower-bound` when U = L, else by `infeasible-at-T-1`.
+//! the best schedule (the backend's, or the greedy one) is optimal, certified by `lower-bound`
+//! when the optimum is L, else by `infeasible-at-T-1` (the backend's proof at U − 1). Each probe
+//! gets what is left of the time budget; the size guard is checked before a model is built.
 
 pub mod backend;
 pub mod certify;
