@@ -6,5 +6,6 @@ mod checker_bufferless;
 mod checker_fat_tree;
 mod checker_sf;
 mod cli;
+mod exact;
 mod instances;
 mod total_exchange;

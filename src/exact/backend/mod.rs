@@ -1,0 +1,255 @@
+//! Solver backends (ARCHITECTURE.md "backends are small trait impls"): each reads an
+//! [`ir::Model`](super::ir::Model) and answers feasible (with an assignment), infeasible, or
+//! unknown (with the reason, as data). The default is [`BackendKind::Ilp`]
+//! ([`super::default_backend`]).
+//!
+//! Both backends take a wall-clock limit ([`Limits::time`]) and both minimise an objective
+//! natively, so there are no separate capability traits yet.
+
+pub mod ilp;
+pub mod smt;
+
+use super::ir::Model;
+use crate::error::Result;
+use std::fmt;
+use std::time::Duration;
+
+/// The backends known to the tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BackendKind {
+    /// Integer programming: good_lp with the embedded pure-Rust microlp solver.
+    Ilp,
+    /// Satisfiability modulo theories: z3 (the system libz3).
+    Smt,
+}
+
+impl BackendKind {
+    /// Both backends.
+    pub const ALL: [BackendKind; 2] = [BackendKind::Ilp, BackendKind::Smt];
+
+    /// `ilp` or `smt`.
+    pub fn name(self) -> &'static str {
+        match self {
+            BackendKind::Ilp => "ilp",
+            BackendKind::Smt => "smt",
+        }
+    }
+
+    /// Parses `ilp` or `smt`.
+    pub fn parse(s: &str) -> std::result::Result<Self, String> {
+        Self::ALL
+            .into_iter()
+            .find(|b| b.name() == s)
+            .ok_or_else(|| format!("unknown backend `{s}` (known: ilp, smt)"))
+    }
+
+    /// The backend itself.
+    pub fn backend(self) -> &'static dyn Backend {
+        match self {
+            BackendKind::Ilp => &ilp::Ilp,
+            BackendKind::Smt => &smt::Smt,
+        }
+    }
+
+    /// The suffix of its exported model files (ARCHITECTURE.md `models/<instance>.<backend>.lp|smt2`):
+    /// `ilp.lp` (CPLEX LP) or `smt.smt2` (SMT-LIB2).
+    pub fn file_extension(self) -> &'static str {
+        match self {
+            BackendKind::Ilp => "ilp.lp",
+            BackendKind::Smt => "smt.smt2",
+        }
+    }
+}
+
+impl fmt::Display for BackendKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Limits of one backend call.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Wall-clock budget; `None` = unlimited.
+    pub time: Option<Duration>,
+}
+
+/// A satisfying assignment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Assignment {
+    /// One value per model variable (booleans as 0/1), already checked against the model with
+    /// [`Model::first_violation`].
+    pub values: Vec<i64>,
+    /// Whether the answer is complete: the objective is proven minimal, or the model is a
+    /// feasibility question ([`Model::is_feasibility`]).
+    pub optimal: bool,
+}
+
+/// Why a backend could not decide.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unknown {
+    /// The time limit ran out.
+    Timeout,
+    /// The backend gave up for another reason (its own words).
+    Other(String),
+}
+
+impl fmt::Display for Unknown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unknown::Timeout => f.write_str("time limit reached"),
+            Unknown::Other(r) => f.write_str(r),
+        }
+    }
+}
+
+/// A backend's answer on one model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BackendAnswer {
+    /// The model is satisfiable; here is an assignment.
+    Feasible(Assignment),
+    /// The backend proved the model unsatisfiable.
+    Infeasible,
+    /// Undecided.
+    Unknown(Unknown),
+}
+
+/// A solver backend.
+pub trait Backend: Sync {
+    /// Which backend this is.
+    fn kind(&self) -> BackendKind;
+
+    /// Decides the model within the limits. A model with a [`Model::contradiction`] is
+    /// infeasible without a search. An `Err` means the backend misbehaved (e.g. returned an
+    /// assignment that breaks the model).
+    fn solve(&self, model: &Model, limits: &Limits) -> Result<BackendAnswer>;
+}
+
+/// Shared by the backends: checks a raw assignment against the model and wraps it, or reports
+/// the backend's fault.
+fn accept(kind: BackendKind, model: &Model, values: Vec<i64>, optimal: bool) -> Result<BackendAnswer> {
+    match model.first_violation(&values) {
+        None => Ok(BackendAnswer::Feasible(Assignment { values, optimal })),
+        Some(v) => Err(crate::Error::Backend {
+            backend: kind.name(),
+            reason: format!("returned an assignment that breaks the model: {v}"),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! One suite for both backends (ARCHITECTURE.md example 8).
+    use super::*;
+    use crate::exact::ir::{Linear, Sense, VarId};
+
+    /// min 3a + 4b s.t. a + 2b ≥ 5, 3a + b ≥ 4, a, b ∈ 0..=10. By b: b = 0 needs a = 5 (15),
+    /// b = 1 needs a = 3 (13), b = 2 needs a = 1 (11), b = 3 needs a = 1 (15), b = 4 (16):
+    /// the optimum is 11 at (1, 2).
+    fn knapsack() -> Model {
+        let mut m = Model::new("small integer program");
+        let a = m.int_var("a", 0, 10);
+        let b = m.int_var("b", 0, 10);
+        let mut c1 = Linear::new();
+        c1.add(1, a).add(2, b);
+        m.constrain("c1", &c1, Sense::Ge, 5);
+        let mut c2 = Linear::new();
+        c2.add(3, a).add(1, b);
+        m.constrain("c2", &c2, Sense::Ge, 4);
+        let mut obj = Linear::new();
+        obj.add(3, a).add(4, b);
+        m.minimise(&obj);
+        m
+    }
+
+    /// x + y + z = 2 over booleans with x + y ≤ 1 and y = z: y = z = 0 would need x = 2, so
+    /// the only answer is x = 0, y = z = 1.
+    fn booleans() -> (Model, [VarId; 3]) {
+        let mut m = Model::new("booleans");
+        let x = m.bool_var("x");
+        let y = m.bool_var("y");
+        let z = m.bool_var("z");
+        let mut sum = Linear::new();
+        sum.add(1, x).add(1, y).add(1, z);
+        m.constrain("sum", &sum, Sense::Eq, 2);
+        let mut xy = Linear::new();
+        xy.add(1, x).add(1, y);
+        m.constrain("xy", &xy, Sense::Le, 1);
+        let mut yz = Linear::new();
+        yz.add(1, y).add(-1, z);
+        m.constrain("yz", &yz, Sense::Eq, 0);
+        (m, [x, y, z])
+    }
+
+    #[test]
+    fn every_backend_minimises_the_small_integer_program() {
+        for kind in BackendKind::ALL {
+            let m = knapsack();
+            let BackendAnswer::Feasible(a) = kind.backend().solve(&m, &Limits::default()).unwrap() else {
+                panic!("{kind}: feasible expected");
+            };
+            assert!(a.optimal, "{kind}");
+            assert_eq!(m.objective_value(&a.values), 11, "{kind}");
+        }
+    }
+
+    #[test]
+    fn every_backend_finds_the_unique_boolean_answer() {
+        for kind in BackendKind::ALL {
+            let BackendAnswer::Feasible(a) = kind.backend().solve(&booleans().0, &Limits::default()).unwrap()
+            else {
+                panic!("{kind}: feasible expected");
+            };
+            assert_eq!(a.values, vec![0, 1, 1], "{kind}");
+        }
+    }
+
+    /// A guide that points away from the only answer (it would prefer y = 0) still leaves a
+    /// feasibility question: the answer is the feasible point, complete.
+    #[test]
+    fn a_guide_keeps_the_feasibility_question() {
+        for kind in BackendKind::ALL {
+            let (mut m, [_, y, _]) = booleans();
+            let mut hint = Linear::new();
+            hint.add(1, y);
+            m.guide(&hint);
+            assert!(m.is_feasibility());
+            let BackendAnswer::Feasible(a) = kind.backend().solve(&m, &Limits::default()).unwrap() else {
+                panic!("{kind}: feasible expected");
+            };
+            assert_eq!((a.values, a.optimal), (vec![0, 1, 1], true), "{kind}");
+        }
+    }
+
+    #[test]
+    fn every_backend_proves_infeasibility_and_reads_contradictions() {
+        for kind in BackendKind::ALL {
+            let (mut m, [x_var, ..]) = booleans();
+            let mut x = Linear::new();
+            x.add(1, x_var);
+            m.constrain("x_one", &x, Sense::Ge, 1);
+            assert_eq!(
+                kind.backend().solve(&m, &Limits::default()).unwrap(),
+                BackendAnswer::Infeasible,
+                "{kind}"
+            );
+            let (mut c, _) = booleans();
+            c.constrain("never", &Linear::new(), Sense::Ge, 1);
+            assert_eq!(
+                kind.backend().solve(&c, &Limits::default()).unwrap(),
+                BackendAnswer::Infeasible,
+                "{kind}"
+            );
+        }
+    }
+
+    #[test]
+    fn backend_names_parse_back() {
+        for kind in BackendKind::ALL {
+            assert_eq!(BackendKind::parse(kind.name()), Ok(kind));
+            assert_eq!(kind.backend().kind(), kind);
+        }
+        assert!(BackendKind::parse("cbc").unwrap_err().contains("known: ilp, smt"));
+    }
+}

@@ -1,0 +1,155 @@
+//! The SMT backend: z3 (the system libz3) through the `z3` crate's thread-local context.
+//!
+//! - Boolean variables become `Bool` constants, integer variables `Int` constants with their
+//!   bounds asserted.
+//! - A constraint over booleans only (with coefficients and right-hand side in `i32`) becomes a
+//!   native pseudo-boolean constraint (`Z3_mk_pble` / `pbge` / `pbeq`), which z3 handles far
+//!   better than the same sum written with `ite`; any other constraint is linear integer
+//!   arithmetic with `(ite b c 0)` for a boolean term. [`mod@crate::exact::export`] writes the
+//!   arithmetic form for every constraint, so that a `.smt2` file is plain SMT-LIB2.
+//! - A model with an objective to minimise is given to z3's `Optimize`, otherwise to a plain
+//!   `Solver` (a search guide is ignored: z3's `Optimize` would prove it minimal).
+//! - Time limit: z3's `timeout` parameter (milliseconds); z3 stops by itself and answers
+//!   `unknown` with reason `timeout` or `canceled`, reported as [`Unknown::Timeout`].
+
+use super::{Backend, BackendAnswer, BackendKind, Limits, Unknown, accept};
+use crate::error::{Error, Result};
+use crate::exact::ir::{Constraint, Domain, Goal, Model, Sense, VarId};
+use z3::ast::{Bool, Int};
+use z3::{Optimize, Params, SatResult, Solver};
+
+/// The z3 backend.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Smt;
+
+/// A model variable as a z3 constant.
+enum Const {
+    Bool(Bool),
+    Int(Int),
+}
+
+impl Const {
+    /// The variable as an integer term (`(ite b 1 0)` for a boolean), times `coeff`.
+    fn times(&self, coeff: i64) -> Int {
+        let c = Int::from_i64(coeff);
+        match self {
+            Const::Bool(b) => b.ite(&c, &Int::from_i64(0)),
+            Const::Int(x) => Int::mul(&[x.clone(), c]),
+        }
+    }
+}
+
+/// The z3 formula of one constraint.
+fn formula(c: &Constraint, consts: &[Const]) -> Bool {
+    let small = |x: i64| i32::try_from(x).ok();
+    let pb: Option<Vec<(&Bool, i32)>> = c
+        .terms
+        .iter()
+        .map(|&(k, v)| match (&consts[v.index()], small(k)) {
+            (Const::Bool(b), Some(k)) => Some((b, k)),
+            _ => None,
+        })
+        .collect();
+    if let (Some(pb), Some(rhs)) = (pb, small(c.rhs))
+        && !pb.is_empty()
+    {
+        return match c.sense {
+            Sense::Le => Bool::pb_le(&pb, rhs),
+            Sense::Eq => Bool::pb_eq(&pb, rhs),
+            Sense::Ge => Bool::pb_ge(&pb, rhs),
+        };
+    }
+    let lhs = linear(&c.terms, consts);
+    let rhs = Int::from_i64(c.rhs);
+    match c.sense {
+        Sense::Le => lhs.le(&rhs),
+        Sense::Eq => lhs.eq(&rhs),
+        Sense::Ge => lhs.ge(&rhs),
+    }
+}
+
+fn linear(terms: &[(i64, VarId)], consts: &[Const]) -> Int {
+    let parts: Vec<Int> = terms.iter().map(|&(k, v)| consts[v.index()].times(k)).collect();
+    if parts.is_empty() { Int::from_i64(0) } else { Int::add(&parts) }
+}
+
+fn backend_error(reason: impl Into<String>) -> Error {
+    Error::Backend { backend: BackendKind::Smt.name(), reason: reason.into() }
+}
+
+impl Backend for Smt {
+    fn kind(&self) -> BackendKind {
+        BackendKind::Smt
+    }
+
+    fn solve(&self, model: &Model, limits: &Limits) -> Result<BackendAnswer> {
+        if model.contradiction().is_some() {
+            return Ok(BackendAnswer::Infeasible);
+        }
+        let consts: Vec<Const> = model
+            .variables
+            .iter()
+            .map(|v| match v.domain {
+                Domain::Bool => Const::Bool(Bool::new_const(v.name.as_str())),
+                Domain::Int { .. } => Const::Int(Int::new_const(v.name.as_str())),
+            })
+            .collect();
+        let mut assertions = Vec::with_capacity(model.constraints.len() + consts.len());
+        for (v, c) in model.variables.iter().zip(&consts) {
+            if let (Domain::Int { lo, hi }, Const::Int(x)) = (v.domain, c) {
+                assertions.push(x.ge(Int::from_i64(lo)));
+                assertions.push(x.le(Int::from_i64(hi)));
+            }
+        }
+        assertions.extend(model.constraints.iter().map(|c| formula(c, &consts)));
+        let mut params = Params::new();
+        if let Some(t) = limits.time {
+            params.set_u32("timeout", u32::try_from(t.as_millis()).unwrap_or(u32::MAX).max(1));
+        }
+        let minimise = model.objective.as_ref().filter(|o| o.goal == Goal::Minimise);
+        let (result, z3_model, reason) = match minimise {
+            None => {
+                let solver = Solver::new();
+                solver.set_params(&params);
+                for a in &assertions {
+                    solver.assert(a);
+                }
+                let r = solver.check();
+                (r, solver.get_model(), solver.get_reason_unknown())
+            }
+            Some(objective) => {
+                let opt = Optimize::new();
+                opt.set_params(&params);
+                for a in &assertions {
+                    opt.assert(a);
+                }
+                opt.minimize(&linear(&objective.terms, &consts));
+                let r = opt.check(&[]);
+                (r, opt.get_model(), opt.get_reason_unknown())
+            }
+        };
+        match result {
+            SatResult::Unsat => Ok(BackendAnswer::Infeasible),
+            SatResult::Unknown => {
+                let reason = reason.unwrap_or_else(|| "unknown".into());
+                Ok(BackendAnswer::Unknown(if reason.contains("timeout") || reason.contains("canceled") {
+                    Unknown::Timeout
+                } else {
+                    Unknown::Other(format!("z3 answered unknown: {reason}"))
+                }))
+            }
+            SatResult::Sat => {
+                let m = z3_model.ok_or_else(|| backend_error("z3 answered sat without a model"))?;
+                let values = consts
+                    .iter()
+                    .map(|c| match c {
+                        Const::Bool(b) => m.eval(b, true).and_then(|x| x.as_bool()).map(i64::from),
+                        Const::Int(x) => m.eval(x, true).and_then(|x| x.as_i64()),
+                    })
+                    .collect::<Option<Vec<i64>>>()
+                    .ok_or_else(|| backend_error("z3's model leaves a variable without a value"))?;
+                accept(BackendKind::Smt, model, values, true)
+            }
+        }
+    }
+}

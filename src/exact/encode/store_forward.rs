@@ -1,0 +1,449 @@
+//! # Time-expanded total exchange (store-and-forward, move mode)
+//!
+//! Paper 004 (`seeds/`, §2 model; claims TE-1, TE-2, TE-3, TE-13, TE-16, TE-21, TE-22 are the
+//! optima this encoding certifies) under any port rule of SPEC §4.2 (paper 003 §1: F\*, H\*,
+//! F1, H1), with packets of up to `p` tokens. Packets may take **any** route, not only the
+//! atlas's shortest one.
+//!
+//! ## Formulation for a horizon T
+//!
+//! For every token m = m_s(d) (paper 004's notation; token id s·n + d), a unit flow in the
+//! time-expanded network:
+//!
+//! - `x_m{s}_{d}_a{u}_{v}_t{t}` ∈ {0,1}: m crosses arc (u,v) in step t (1 ≤ t ≤ T);
+//! - `w_m{s}_{d}_v{v}_t{t}` ∈ {0,1}: m waits at node v ≠ d during step t (it is at v at the
+//!   end of steps t − 1 and t). m is consumed on reaching d, so d has no waits and no out-arcs.
+//!
+//! Constraints, for every m, node v ≠ d and time point τ = 0..=T (the end of step τ):
+//!
+//! - `at`: Σ_{(v,u)} x(v,u,τ+1) + w(v,τ+1) − Σ_{(u,v)} x(u,v,τ) − w(v,τ) = [v = s, τ = 0]:
+//!   what is at v at the end of step τ either waits or leaves in step τ + 1 (terms of steps 0
+//!   and T + 1 are absent). So a node sends only what it held at the end of the previous step
+//!   (SPEC §4.2), and at τ = T nothing is left anywhere but at d. Summing the rows shows m
+//!   crosses exactly one arc into d.
+//!
+//! Search guide (not a constraint, [`Goal::Guide`](crate::exact::ir::Goal::Guide)): minimise
+//! the total waiting Σ w; any feasible point still answers the question.
+//!
+//! Per step, with use(a) the number of packets on arc a (p = 1: Σ_m x(a); p > 1: a boolean
+//! `z_a{u}_{v}_t{t}` with Σ_m x(a) ≤ p·z(a), constraint `pack`):
+//!
+//! - F\*: `arc` Σ_m x(a) ≤ p for every arc;
+//! - H\*: `link` use(u,v) + use(v,u) ≤ 1 for every link (an arc without reverse: use ≤ 1);
+//! - F1: `send` Σ_{out of v} use ≤ 1 and `recv` Σ_{into v} use ≤ 1 for every node;
+//! - H1: `duplex` Σ_{out of v} use + Σ_{into v} use ≤ 1 for every node.
+//!
+//! ## Pruning (valid: it keeps an optimal schedule)
+//!
+//! Every port rule only caps transmissions, so deleting transmissions keeps a schedule
+//! admissible. If m visits a node twice, deleting the moves between the visits (m waits there
+//! instead) keeps it admissible and delivers m no later. So some optimal schedule moves every
+//! token along a **simple** path from s to d, and only such moves are encoded:
+//!
+//! - x(u,v,t) exists only if v ≠ s, u ≠ d, t ≥ 1 + dist_{G−{d,v}}(s,u) (the part of the path
+//!   before the arc avoids d and v) and t ≤ T − dist_{G−{s,u}}(v,d) (the part after avoids s
+//!   and u);
+//! - m can be at v ≠ d at the end of step τ only if dist_{G−{d}}(s,v) ≤ τ ≤ T − dist_{G−{s}}(v,d)
+//!   (v = s: τ ≤ T − dist(s,d)); w(v,t) exists only if that holds for τ = t − 1 and τ = t.
+//!
+//! Outside these windows the variable is the constant 0. On a linear array this leaves each
+//! token its unique route; on a ring, the two directions.
+
+use super::{Encoder, Encoding, Event};
+use crate::exact::ir::{Linear, Model, Sense, VarId};
+use crate::spec::{Instance, Model as CommModel, Node, Packet, PortRule};
+use std::cell::OnceCell;
+use std::collections::{HashMap, VecDeque};
+
+const UNREACHABLE: u64 = u64::MAX;
+
+/// Breadth-first hop distances from `from` over `adj`, never entering a node of `avoid`.
+fn bfs(adj: &[Vec<Node>], from: Node, avoid: &[Node]) -> Vec<u64> {
+    let mut dist = vec![UNREACHABLE; adj.len()];
+    dist[from] = 0;
+    let mut queue = VecDeque::from([from]);
+    while let Some(u) = queue.pop_front() {
+        for &v in &adj[u] {
+            if dist[v] == UNREACHABLE && !avoid.contains(&v) {
+                dist[v] = dist[u] + 1;
+                queue.push_back(v);
+            }
+        }
+    }
+    dist
+}
+
+/// The steps in which something may happen: `after` steps before it at least, `before` steps
+/// after it at least. At horizon T a move may happen in steps `after + 1 ..= T − before`, a
+/// position may hold at the end of steps `after ..= T − before`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Window {
+    after: u64,
+    before: u64,
+}
+
+impl Window {
+    fn new(after: u64, before: u64) -> Option<Self> {
+        (after != UNREACHABLE && before != UNREACHABLE).then_some(Self { after, before })
+    }
+}
+
+/// The pruning tables of one token: a window per arc (`None`: never used) and per node
+/// (`None`: never held; always `None` at the destination).
+#[derive(Debug, Clone)]
+struct Windows {
+    arcs: Vec<Option<Window>>,
+    nodes: Vec<Option<Window>>,
+}
+
+/// The total-exchange encoder (see the module documentation).
+pub struct TotalExchange<'a> {
+    instance: &'a Instance,
+    rule: PortRule,
+    packet: usize,
+    packets: Vec<Packet>,
+    /// dist[u][v] in the whole network.
+    dist: Vec<Vec<u64>>,
+    windows: OnceCell<Vec<Windows>>,
+}
+
+impl<'a> TotalExchange<'a> {
+    /// Prepares the encoder: all-pairs distances now, the pruning tables on first use.
+    pub fn new(instance: &'a Instance) -> Self {
+        let (rule, packet) = match instance.model {
+            CommModel::StoreForward { rule, packet, .. } => (rule, packet),
+            // Instance validation pairs total exchange with store-and-forward move mode.
+            _ => (PortRule::FStar, 1),
+        };
+        let out = instance.network.out_neighbours();
+        let dist = (0..instance.network.len()).map(|s| bfs(&out, s, &[])).collect();
+        Self { instance, rule, packet, packets: instance.packets(), dist, windows: OnceCell::new() }
+    }
+
+    fn windows(&self) -> &[Windows] {
+        self.windows.get_or_init(|| {
+            let net = &self.instance.network;
+            let out = net.out_neighbours();
+            let mut inn = vec![Vec::new(); net.len()];
+            for &(u, v) in net.arcs() {
+                inn[v].push(u);
+            }
+            self.packets
+                .iter()
+                .map(|&Packet { src: s, dst: d, .. }| {
+                    // dist_{G-{d,v}}(s, ·) per v and dist_{G-{s,u}}(·, d) per u.
+                    let from_s: Vec<Vec<u64>> = (0..net.len()).map(|v| bfs(&out, s, &[d, v])).collect();
+                    let to_d: Vec<Vec<u64>> = (0..net.len()).map(|u| bfs(&inn, d, &[s, u])).collect();
+                    let arcs = net
+                        .arcs()
+                        .iter()
+                        .map(|&(u, v)| {
+                            if v == s || u == d {
+                                return None;
+                            }
+                            let after = if u == s { 0 } else { from_s[v][u] };
+                            let before = if v == d { 0 } else { to_d[u][v] };
+                            Window::new(after, before)
+                        })
+                        .collect();
+                    let avoid_d = bfs(&out, s, &[d]);
+                    let avoid_s = bfs(&inn, d, &[s]);
+                    let nodes = (0..net.len())
+                        .map(|v| match v {
+                            _ if v == d => None,
+                            _ if v == s => Window::new(0, self.dist[s][d]),
+                            _ => Window::new(avoid_d[v], avoid_s[v]),
+                        })
+                        .collect();
+                    Windows { arcs, nodes }
+                })
+                .collect()
+        })
+    }
+}
+
+/// Steps `lo..=hi` as a count (0 when empty).
+fn span(lo: u64, hi: u64) -> usize {
+    if hi >= lo { (hi - lo + 1) as usize } else { 0 }
+}
+
+impl Encoder for TotalExchange<'_> {
+    fn impossible(&self) -> Option<String> {
+        self.packets.iter().find(|p| self.dist[p.src][p.dst] == UNREACHABLE).map(|p| {
+            format!(
+                "packet m_{}({}) cannot reach node {} from node {} in {}",
+                p.src, p.dst, p.dst, p.src, self.instance.network
+            )
+        })
+    }
+
+    fn distance_bound(&self) -> u64 {
+        self.packets.iter().map(|p| self.dist[p.src][p.dst]).max().unwrap_or(0)
+    }
+
+    fn min_variables(&self, horizon: u64) -> usize {
+        // Every arc of one shortest path keeps a window of T − dist + 1 steps.
+        self.packets
+            .iter()
+            .map(|p| {
+                let d = self.dist[p.src][p.dst];
+                d as usize * span(d, horizon)
+            })
+            .sum()
+    }
+
+    fn variables(&self, horizon: u64) -> usize {
+        let windows = self.windows();
+        let moves_and_places: usize = windows
+            .iter()
+            .map(|w| {
+                let x: usize = w
+                    .arcs
+                    .iter()
+                    .flatten()
+                    .map(|a| span(a.after + 1, horizon.saturating_sub(a.before)))
+                    .sum();
+                let waits: usize = w
+                    .nodes
+                    .iter()
+                    .flatten()
+                    .map(|n| span(n.after + 1, horizon.saturating_sub(n.before)))
+                    .sum();
+                x + waits
+            })
+            .sum();
+        // z variables (p > 1 under H*, F1, H1): one per arc and step that some token may use.
+        let arc_use = if self.rule != PortRule::FStar && self.packet > 1 {
+            (0..self.instance.network.arcs().len())
+                .map(|a| {
+                    let mut used = vec![false; horizon as usize + 1];
+                    for win in windows.iter().filter_map(|w| w.arcs[a]) {
+                        for t in win.after + 1..=horizon.saturating_sub(win.before) {
+                            used[t as usize] = true;
+                        }
+                    }
+                    used.iter().filter(|&&u| u).count()
+                })
+                .sum()
+        } else {
+            0
+        };
+        moves_and_places + arc_use
+    }
+
+    fn encode(&self, horizon: u64) -> Encoding {
+        let net = &self.instance.network;
+        let arcs = net.arcs();
+        let t_max = horizon as usize;
+        let mut model = Model::new(format!(
+            "total exchange on {} under {}, store-and-forward move mode, p = {}, horizon T = {horizon}",
+            net, self.rule, self.packet
+        ));
+        let mut events = Vec::new();
+        // on_arc[a][t]: the x variables of arc a in step t (index t = 1..=T).
+        let mut on_arc: Vec<Vec<Vec<VarId>>> = vec![vec![Vec::new(); t_max + 1]; arcs.len()];
+        let (out_of, into) = self.incidence();
+        let mut waits = Vec::new();
+        for (p, w) in self.packets.iter().zip(self.windows()) {
+            let m = format!("m{}_{}", p.src, p.dst);
+            let mut x: HashMap<(usize, usize), VarId> = HashMap::new();
+            for (a, win) in w.arcs.iter().enumerate() {
+                let Some(win) = win else { continue };
+                let (u, v) = arcs[a];
+                for t in win.after + 1..=horizon.saturating_sub(win.before) {
+                    let var = model.bool_var(format!("x_{m}_a{u}_{v}_t{t}"));
+                    x.insert((a, t as usize), var);
+                    on_arc[a][t as usize].push(var);
+                    events.push((var, Event::Hop { token: p.id, from: u, to: v, step: t }));
+                }
+            }
+            let mut wait: HashMap<(usize, usize), VarId> = HashMap::new();
+            for (v, win) in w.nodes.iter().enumerate() {
+                let Some(win) = win else { continue };
+                for t in win.after + 1..=horizon.saturating_sub(win.before) {
+                    let var = model.bool_var(format!("w_{m}_v{v}_t{t}"));
+                    wait.insert((v, t as usize), var);
+                    waits.push(var);
+                }
+            }
+            let moves = |arcs: &[usize], t: usize| -> Vec<VarId> {
+                arcs.iter().filter_map(|&a| x.get(&(a, t)).copied()).collect()
+            };
+            for v in (0..net.len()).filter(|&v| v != p.dst) {
+                for tau in 0..=t_max {
+                    // What leaves or waits in step τ + 1 ...
+                    let mut at = Linear::sum(&moves(&out_of[v], tau + 1));
+                    // ... minus what arrived or waited in step τ.
+                    for var in moves(&into[v], tau) {
+                        at.add(-1, var);
+                    }
+                    for (t, sign) in [(tau + 1, 1), (tau, -1)] {
+                        if let Some(&var) = wait.get(&(v, t)) {
+                            at.add(sign, var);
+                        }
+                    }
+                    let initial = i64::from(tau == 0 && v == p.src);
+                    model.constrain(format!("at_{m}_v{v}_t{tau}"), &at, Sense::Eq, initial);
+                }
+            }
+        }
+        for t in 1..=t_max {
+            self.capacity(&mut model, &on_arc, &out_of, &into, t);
+        }
+        model.guide(&Linear::sum(&waits));
+        Encoding { horizon, model, events }
+    }
+}
+
+impl TotalExchange<'_> {
+    /// The arcs out of and into every node, by arc index.
+    fn incidence(&self) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
+        let n = self.instance.network.len();
+        let (mut out_of, mut into) = (vec![Vec::new(); n], vec![Vec::new(); n]);
+        for (a, &(u, v)) in self.instance.network.arcs().iter().enumerate() {
+            out_of[u].push(a);
+            into[v].push(a);
+        }
+        (out_of, into)
+    }
+
+    /// The port rule's constraints in step t (see the module documentation).
+    fn capacity(
+        &self,
+        model: &mut Model,
+        on_arc: &[Vec<Vec<VarId>>],
+        out_of: &[Vec<usize>],
+        into: &[Vec<usize>],
+        t: usize,
+    ) {
+        let net = &self.instance.network;
+        let arcs = net.arcs();
+        if self.rule == PortRule::FStar {
+            for (a, &(u, v)) in arcs.iter().enumerate() {
+                model.constrain(
+                    format!("arc_{u}_{v}_t{t}"),
+                    &Linear::sum(&on_arc[a][t]),
+                    Sense::Le,
+                    self.packet as i64,
+                );
+            }
+            return;
+        }
+        // uses[a]: the number of packets (0 or 1) on arc a in step t.
+        let uses: Vec<Linear> = arcs
+            .iter()
+            .enumerate()
+            .map(|(a, &(u, v))| {
+                let tokens = Linear::sum(&on_arc[a][t]);
+                if self.packet == 1 || on_arc[a][t].is_empty() {
+                    return tokens;
+                }
+                let z = model.bool_var(format!("z_a{u}_{v}_t{t}"));
+                let mut pack = tokens;
+                pack.add(-(self.packet as i64), z);
+                model.constrain(format!("pack_{u}_{v}_t{t}"), &pack, Sense::Le, 0);
+                Linear::sum(&[z])
+            })
+            .collect();
+        let total = |arcs: &[usize]| {
+            let mut lin = Linear::new();
+            for &a in arcs {
+                lin.add_all(&uses[a]);
+            }
+            lin
+        };
+        match self.rule {
+            PortRule::HStar => {
+                for (a, &(u, v)) in arcs.iter().enumerate() {
+                    match net.arc(v, u) {
+                        Some(r) if r < a => {} // the link was written with its first arc
+                        Some(r) => {
+                            model.constrain(format!("link_{u}_{v}_t{t}"), &total(&[a, r]), Sense::Le, 1)
+                        }
+                        None => model.constrain(format!("link_{u}_{v}_t{t}"), &total(&[a]), Sense::Le, 1),
+                    }
+                }
+            }
+            PortRule::F1 => {
+                for v in 0..net.len() {
+                    model.constrain(format!("send_v{v}_t{t}"), &total(&out_of[v]), Sense::Le, 1);
+                    model.constrain(format!("recv_v{v}_t{t}"), &total(&into[v]), Sense::Le, 1);
+                }
+            }
+            PortRule::H1 => {
+                for v in 0..net.len() {
+                    let both: Vec<usize> = out_of[v].iter().chain(&into[v]).copied().collect();
+                    model.constrain(format!("duplex_v{v}_t{t}"), &total(&both), Sense::Le, 1);
+                }
+            }
+            PortRule::FStar => {} // only the arc rule, written above
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::{Mode, Network, Problem, RingTie};
+
+    fn instance(net: &str, rule: PortRule, packet: usize) -> Instance {
+        Instance::new(
+            net,
+            Network::parse(net).unwrap(),
+            Problem::TotalExchange(None),
+            CommModel::StoreForward { rule, mode: Mode::Move, packet },
+            RingTie::Clockwise,
+            "<test>",
+        )
+        .unwrap()
+    }
+
+    /// The size guard's counts are the built model's: exact for `variables`, below for
+    /// `min_variables`.
+    #[test]
+    fn variable_counts_match_the_model() {
+        for net in ["path:4", "ring:5", "mesh:2x3", "tree:0,0,1"] {
+            for rule in PortRule::ALL {
+                for packet in [1, 2] {
+                    let inst = instance(net, rule, packet);
+                    let enc = TotalExchange::new(&inst);
+                    for t in [0, 3, 7] {
+                        let built = enc.encode(t).model.variables.len();
+                        assert_eq!(enc.variables(t), built, "{net} {rule} p = {packet} T = {t}");
+                        assert!(enc.min_variables(t) <= built, "{net} {rule} p = {packet} T = {t}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// On a linear array only the unique route survives the pruning: m_0(2) on path(4) can
+    /// cross (0,1) in steps 1..=T−1 and (1,2) in steps 2..=T, nothing else.
+    #[test]
+    fn a_linear_array_keeps_only_the_route() {
+        let inst = instance("path:4", PortRule::FStar, 1);
+        let enc = TotalExchange::new(&inst);
+        let k = inst.packets().iter().position(|p| (p.src, p.dst) == (0, 2)).unwrap();
+        let net = &inst.network;
+        let alive: Vec<((usize, usize), Window)> = enc.windows()[k]
+            .arcs
+            .iter()
+            .enumerate()
+            .filter_map(|(a, w)| w.map(|w| (net.arcs()[a], w)))
+            .collect();
+        assert_eq!(
+            alive,
+            vec![((0, 1), Window { after: 0, before: 1 }), ((1, 2), Window { after: 1, before: 0 })]
+        );
+    }
+
+    /// At a horizon shorter than some distance the model contains its own contradiction.
+    #[test]
+    fn a_horizon_below_the_distance_is_a_contradiction() {
+        let inst = instance("path:4", PortRule::FStar, 1);
+        let enc = TotalExchange::new(&inst);
+        assert_eq!(enc.distance_bound(), 3);
+        assert!(enc.encode(2).model.contradiction().is_some());
+        assert!(enc.encode(3).model.contradiction().is_none());
+    }
+}

@@ -1,0 +1,372 @@
+//! Exact optima of paper 004's total exchange (CLAIMS.md "Exact-optimiser targets": TE-1,
+//! TE-2, TE-3, TE-13, TE-16, TE-21, TE-22; TE-23 for the half-duplex and one-port rules).
+//!
+//! Every witness is re-checked here with `checker::check` and the assertions are on the
+//! checked length. The search (`exact::solve`) usually certifies these optima with a matching
+//! lower bound of `bounds`; so that the backends are tested too, each backend runs the same
+//! suite (`backend_suite!`) in which it alone must find a schedule at the paper's value and
+//! prove the model one step shorter infeasible (`exact::decide`), independently of any bound.
+
+use commsched::checker::{self, Verdict};
+use commsched::exact::{self, BackendKind, Certificate, Decision, Outcome, SolveOptions, StopReason};
+use commsched::spec::{Instance, Mode, Model, Network, PortRule, Problem, RingTie, Schedule};
+use commsched::{Error, InputError};
+use std::time::Duration;
+
+/// A total-exchange instance (store-and-forward, move mode) with an optional 0/1 demand.
+fn total_exchange(net: &str, rule: PortRule, packet: usize, demand: Option<Vec<Vec<bool>>>) -> Instance {
+    Instance::new(
+        net,
+        Network::parse(net).unwrap(),
+        Problem::TotalExchange(demand),
+        Model::StoreForward { rule, mode: Mode::Move, packet },
+        RingTie::Alternating,
+        "<test>",
+    )
+    .unwrap()
+}
+
+fn fstar(net: &str) -> Instance {
+    total_exchange(net, PortRule::FStar, 1, None)
+}
+
+/// The checker's length of a schedule, which must be admissible.
+fn checked_length(inst: &Instance, schedule: &Schedule) -> u64 {
+    match checker::check(inst, schedule) {
+        Verdict::Admissible(c) => c.length(),
+        Verdict::Inadmissible(v) => panic!("{}: witness rejected: {:?}", inst.name, v),
+    }
+}
+
+/// Solves to optimality and returns (optimum, certificate); the witness is re-checked.
+fn optimum(inst: &Instance, backend: BackendKind) -> (u64, Certificate) {
+    match exact::solve(inst, backend, &SolveOptions::default()).unwrap() {
+        Outcome::Optimal { witness, checked, certificate } => {
+            assert_eq!(checked_length(inst, &witness), checked.length(), "{}", inst.name);
+            (checked.length(), certificate)
+        }
+        other => panic!("{} with {backend}: no optimum: {other:?}", inst.name),
+    }
+}
+
+/// Asserts, with `backend` alone (no lower bound involved), that `t` is the optimum: a checked schedule fits in `t`
+/// steps and the model at `t − 1` is infeasible.
+fn assert_backend_optimum(inst: &Instance, backend: BackendKind, t: u64) {
+    let options = SolveOptions::default();
+    match exact::decide(inst, backend, t, &options).unwrap() {
+        Decision::Feasible { witness, checked } => {
+            assert!(checked.length() <= t);
+            assert_eq!(checked_length(inst, &witness), checked.length());
+        }
+        other => panic!("{} with {backend}: expected a schedule of length {t}, got {other:?}", inst.name),
+    }
+    assert_eq!(
+        exact::decide(inst, backend, t - 1, &options).unwrap(),
+        Decision::Infeasible,
+        "{} with {backend}: length {} should be infeasible",
+        inst.name,
+        t - 1
+    );
+}
+
+/// TE-22: T_opt(LA) = ⌈(n² − 1)/4⌉.
+fn t_opt_la(n: u64) -> u64 {
+    (n * n - 1).div_ceil(4)
+}
+
+/// TE-22: T_opt(R) = ⌈(n² − 1)/8⌉.
+fn t_opt_ring(n: u64) -> u64 {
+    (n * n - 1).div_ceil(8)
+}
+
+macro_rules! backend_suite {
+    ($name:ident, $backend:expr) => {
+        mod $name {
+            use super::*;
+
+            /// TE-1 / TE-13: the F* linear-array optimum is ⌈(n²−1)/4⌉ for n ≤ 6.
+            #[test]
+            fn te_1_te_13_path_optimum() {
+                for n in 2..=6 {
+                    assert_backend_optimum(&fstar(&format!("path:{n}")), $backend, t_opt_la(n));
+                }
+            }
+
+            /// TE-2 / TE-16 (odd n) / TE-21 (even n): the F* ring optimum is ⌈(n²−1)/8⌉ for
+            /// n ≤ 7.
+            #[test]
+            fn te_2_te_16_te_21_ring_optimum() {
+                for n in 3..=7 {
+                    assert_backend_optimum(&fstar(&format!("ring:{n}")), $backend, t_opt_ring(n));
+                }
+            }
+
+            /// TE-3: a single scatter from node i (1-based) of the F* linear array takes
+            /// max(i − 1, n − i) steps, for n ≤ 6 and every i.
+            #[test]
+            fn te_3_single_scatter() {
+                for n in 2..=6usize {
+                    for i in 1..=n {
+                        let demand = (0..n).map(|u| (0..n).map(|v| u == i - 1 && v != u).collect()).collect();
+                        let inst = total_exchange(&format!("path:{n}"), PortRule::FStar, 1, Some(demand));
+                        assert_backend_optimum(&inst, $backend, (i - 1).max(n - i) as u64);
+                    }
+                }
+            }
+
+            /// TE-23 notes: under H* the linear-array bisection bound is 2·⌊n/2⌋⌈n/2⌉
+            /// = 2·T_opt(LA), and the optimum meets it (the factor two is necessary).
+            #[test]
+            fn te_23_path_half_duplex_needs_the_factor_two() {
+                for n in [3u64, 4] {
+                    let inst = total_exchange(&format!("path:{n}"), PortRule::HStar, 1, None);
+                    assert_eq!(2 * (n / 2) * n.div_ceil(2), 2 * t_opt_la(n));
+                    assert_backend_optimum(&inst, $backend, 2 * t_opt_la(n));
+                }
+            }
+
+            /// H1 on path(3): the middle node takes part in the 4 one-hop exchanges with its
+            /// neighbours and in both hops of m_0(2) and m_2(0), 8 transmissions, one per step.
+            #[test]
+            fn h1_path_3_is_eight_steps() {
+                assert_backend_optimum(&total_exchange("path:3", PortRule::H1, 1, None), $backend, 8);
+            }
+
+            /// Packets of two tokens (SPEC §4.2, p = 2) never lengthen the optimum; the backend
+            /// confirms the search's p = 2 optimum on its own.
+            #[test]
+            fn bigger_packets_never_hurt() {
+                for rule in [PortRule::FStar, PortRule::F1] {
+                    let one = optimum(&total_exchange("path:4", rule, 1, None), $backend).0;
+                    let inst = total_exchange("path:4", rule, 2, None);
+                    let two = optimum(&inst, $backend).0;
+                    assert!(two <= one, "{rule}: p = 2 gives {two}, p = 1 gives {one}");
+                    assert_backend_optimum(&inst, $backend, two);
+                }
+            }
+        }
+    };
+}
+
+backend_suite!(ilp, BackendKind::Ilp);
+backend_suite!(smt, BackendKind::Smt);
+
+/// The search's certified optima (TE-22 values) with the paper's bounds as certificates.
+#[test]
+fn te_22_certified_optima_match_the_formulas() {
+    for n in 2..=6 {
+        let (t, cert) = optimum(&fstar(&format!("path:{n}")), exact::default_backend());
+        assert_eq!(t, t_opt_la(n), "path({n})");
+        assert!(cert.to_string().ends_with("(TE-1)"), "path({n}): {cert}");
+    }
+    for n in 3..=7 {
+        let (t, cert) = optimum(&fstar(&format!("ring:{n}")), exact::default_backend());
+        assert_eq!(t, t_opt_ring(n), "ring({n})");
+        assert!(cert.to_string().ends_with("(TE-2)"), "ring({n}): {cert}");
+    }
+    let cert = optimum(&fstar("path:4"), exact::default_backend()).1;
+    assert_eq!(cert.to_string(), "lower-bound bisection = 4 (TE-1)");
+}
+
+/// Stricter port rules never shorten the optimum: F* ≤ H* ≤ H1 and F* ≤ F1 ≤ H1.
+fn assert_monotone(net: &str, [f, h, f1, h1]: [u64; 4]) {
+    assert!(f <= h && h <= h1 && f <= f1 && f1 <= h1, "{net}: F* {f}, H* {h}, F1 {f1}, H1 {h1}");
+}
+
+/// The search's optima of `net` under F*, H*, F1, H1 (in that order), each confirmed by the
+/// given backends alone.
+fn confirmed_optima(net: &str, backends: &[BackendKind]) -> [u64; 4] {
+    PortRule::ALL.map(|rule| {
+        let inst = total_exchange(net, rule, 1, None);
+        let t = optimum(&inst, exact::default_backend()).0;
+        for &b in backends {
+            assert_backend_optimum(&inst, b, t);
+        }
+        t
+    })
+}
+
+/// All four port rules on the smallest array and ring: both backends confirm the search's
+/// optima, which are monotone in the strictness of the rule.
+#[test]
+fn port_rules_confirmed_by_both_backends_and_monotone() {
+    for net in ["path:3", "ring:4"] {
+        assert_monotone(net, confirmed_optima(net, &BackendKind::ALL));
+    }
+}
+
+/// path(4), confirmed by the ILP backend (z3 does not prove H1's infeasibility at 13 within
+/// minutes: see the report). Under H1 node 1 takes part in 14 transmissions (one hop of each
+/// of m_0(1), m_1(0), m_1(2), m_2(1), m_1(3), m_3(1); two of m_0(2), m_2(0), m_0(3), m_3(0)),
+/// at most one per step, and the optimum meets that count.
+#[test]
+fn port_rules_on_path_4() {
+    let optima = confirmed_optima("path:4", &[BackendKind::Ilp]);
+    assert_monotone("path:4", optima);
+    assert_eq!(optima[3], 14);
+}
+
+/// TE-23 notes: on a ring with n ≡ 2 (mod 4) the H* bisection bound ⌊n/2⌋⌈n/2⌉ is one less
+/// than 2·T_opt(R), so the factor-two split may be one step from optimal. For n = 6 it is:
+/// the H* optimum is 9 = ⌊6/2⌋⌈6/2⌉ < 10 = 2·T_opt(R), here proven by the ILP backend alone
+/// (z3 does not prove length 8 infeasible within minutes).
+#[test]
+fn te_23_ring_6_half_duplex_beats_the_factor_two_split() {
+    let inst = total_exchange("ring:6", PortRule::HStar, 1, None);
+    assert_backend_optimum(&inst, BackendKind::Ilp, 9);
+    assert_eq!(2 * t_opt_ring(6), 10);
+}
+
+#[test]
+fn size_guard_is_a_one_line_input_error() {
+    let options = SolveOptions { max_variables: 10, ..SolveOptions::default() };
+    match exact::solve(&fstar("path:4"), exact::default_backend(), &options) {
+        Err(Error::Input(InputError { file, field, reason })) => {
+            assert_eq!((file.as_str(), field.as_str()), ("", "network"));
+            assert!(reason.contains("over the size guard 10 (raise --max-vars)"), "{reason}");
+        }
+        other => panic!("expected the size-guard error, got {other:?}"),
+    }
+    assert!(matches!(
+        exact::decide(&fstar("path:4"), BackendKind::Smt, 4, &options).unwrap(),
+        Decision::Unknown(StopReason::SizeGuard { limit: 10, .. })
+    ));
+}
+
+/// A zero budget cannot give an optimum. ring(5) under H1 needs a probe (the best bound, 15,
+/// is below the greedy schedule's 16), so the search stops with the proven bounds. No timing
+/// is involved: the budget is spent before the first backend call.
+#[test]
+fn timeout_only_gives_bounds() {
+    let inst = total_exchange("ring:5", PortRule::H1, 1, None);
+    let options = SolveOptions { timeout: Some(Duration::ZERO), ..SolveOptions::default() };
+    match exact::solve(&inst, exact::default_backend(), &options).unwrap() {
+        Outcome::Bounds { lower, upper: Some((witness, checked)), stop: StopReason::Timeout } => {
+            assert_eq!(lower, commsched::bounds::best(&inst).unwrap().value);
+            assert_eq!(checked_length(&inst, &witness), checked.length());
+            assert!(checked.length() > lower);
+        }
+        Outcome::Bounds { stop, .. } => panic!("expected a timeout, got {stop}"),
+        Outcome::Optimal { certificate, .. } => panic!("a zero budget certified {certificate}"),
+    }
+}
+
+/// On the unidirectional array no packet travels leftwards: no horizon admits a schedule, and
+/// the search says so as an input error naming the packet.
+#[test]
+fn unreachable_destinations_are_infeasible_at_every_horizon() {
+    let inst = fstar("ula:3");
+    match exact::solve(&inst, BackendKind::Smt, &SolveOptions::default()) {
+        Err(Error::Input(InputError { field, reason, .. })) => {
+            assert_eq!(field, "network");
+            assert!(reason.contains("m_1(0)") && reason.contains("no schedule exists"), "{reason}");
+        }
+        other => panic!("expected an input error, got {other:?}"),
+    }
+    assert_eq!(
+        exact::decide(&inst, BackendKind::Ilp, 50, &SolveOptions::default()).unwrap(),
+        Decision::Infeasible
+    );
+}
+
+#[test]
+fn other_problems_are_not_applicable() {
+    let inst = Instance::new(
+        "gossip",
+        Network::parse("path:3").unwrap(),
+        Problem::Gossip,
+        Model::StoreForward { rule: PortRule::HStar, mode: Mode::Copy, packet: 1 },
+        RingTie::Clockwise,
+        "<test>",
+    )
+    .unwrap();
+    assert!(matches!(
+        exact::solve(&inst, BackendKind::Ilp, &SolveOptions::default()),
+        Err(Error::NotApplicable { .. })
+    ));
+}
+
+/// Exports of path(3) at the default horizon (the greedy schedule's length, 2 = T_opt(LA)).
+mod export {
+    use super::*;
+    use commsched::exact::encode;
+
+    #[test]
+    fn lp_export_is_deterministic_with_one_row_per_constraint() {
+        let inst = fstar("path:3");
+        let text = exact::export(&inst, BackendKind::Ilp, None).unwrap();
+        assert_eq!(text, exact::export(&inst, BackendKind::Ilp, None).unwrap());
+        let model = encode::encoder(&inst).unwrap().encode(2).model;
+        let body = text.split("Subject To\n").nth(1).unwrap().lines().take_while(|l| l.starts_with(' '));
+        let rows = body.filter(|l| !l.starts_with("  ")).count();
+        assert_eq!(rows, model.constraints.len());
+        assert!(text.contains("horizon T = 2"), "{text}");
+        insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
+            insta::assert_snapshot!("exact_export_path3_fstar_lp", text);
+        });
+    }
+
+    #[test]
+    fn smt2_export_is_deterministic_and_z3_finds_it_satisfiable() {
+        let inst = fstar("path:3");
+        let text = exact::export(&inst, BackendKind::Smt, None).unwrap();
+        assert_eq!(text, exact::export(&inst, BackendKind::Smt, None).unwrap());
+        let model = encode::encoder(&inst).unwrap().encode(2).model;
+        let solver = z3::Solver::new();
+        solver.from_string(text.as_str());
+        assert_eq!(solver.get_assertions().len(), model.constraints.len());
+        assert_eq!(solver.check(), z3::SatResult::Sat);
+    }
+
+    /// The model one step below the optimum is what certifies it: z3 reads it back unsat.
+    #[test]
+    fn smt2_export_below_the_optimum_is_unsat() {
+        let inst = fstar("path:4");
+        let text = exact::export(&inst, BackendKind::Smt, Some(t_opt_la(4) - 1)).unwrap();
+        let solver = z3::Solver::new();
+        solver.from_string(text.as_str());
+        assert_eq!(solver.check(), z3::SatResult::Unsat);
+    }
+}
+
+/// Reach of each backend under F*: for path(n) and ring(n), n growing, the time each backend
+/// alone takes to find a schedule at the paper's optimum T* and to prove T* − 1 infeasible,
+/// each within 60 s. (The search itself settles these at once: the greedy schedule meets the
+/// TE-1/TE-2 bound.) Run in release:
+/// `cargo test --release --test integration -- --ignored --nocapture measure_reach`.
+/// Measures, never asserts; ignored because it runs for minutes.
+#[test]
+#[ignore = "measurement: runs for minutes"]
+fn measure_reach() {
+    let options = SolveOptions { timeout: Some(Duration::from_secs(60)), ..SolveOptions::default() };
+    let timed = |inst: &Instance, backend, t| {
+        let start = std::time::Instant::now();
+        let d = exact::decide(inst, backend, t, &options).unwrap();
+        (d, start.elapsed().as_secs_f64())
+    };
+    for backend in BackendKind::ALL {
+        for (family, formula, first) in [("path", t_opt_la as fn(u64) -> u64, 2), ("ring", t_opt_ring, 3)] {
+            for n in first.. {
+                let inst = fstar(&format!("{family}:{n}"));
+                let t = formula(n);
+                let (feasible, s1) = timed(&inst, backend, t);
+                let (infeasible, s2) = timed(&inst, backend, t - 1);
+                let ok = matches!(feasible, Decision::Feasible { .. }) && infeasible == Decision::Infeasible;
+                let word = |d: &Decision| match d {
+                    Decision::Feasible { checked, .. } => format!("schedule of length {}", checked.length()),
+                    Decision::Infeasible => "infeasible".into(),
+                    Decision::Unknown(stop) => stop.to_string(),
+                };
+                println!(
+                    "{backend} {family}({n}) T* = {t}: T* {} in {s1:.2} s, T*-1 {} in {s2:.2} s, {} variables at T*",
+                    word(&feasible),
+                    word(&infeasible),
+                    exact::encode::encoder(&inst).unwrap().variables(t)
+                );
+                if !ok {
+                    break;
+                }
+            }
+        }
+    }
+}
