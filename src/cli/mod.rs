@@ -311,6 +311,13 @@ pub fn paper_schedule_file(instance: &Path) -> Option<PathBuf> {
     path.exists().then_some(path)
 }
 
+/// Where `export` writes the model of `instance` (found under `root`): the instance's path
+/// relative to `root`, in `dir`, with the backend's extension (`004/path6-fig2.ilp.lp`).
+pub fn model_file(dir: &Path, root: &Path, instance: &Path, kind: BackendKind) -> PathBuf {
+    let rel = instance.strip_prefix(root).unwrap_or(instance).with_extension("");
+    dir.join(format!("{}.{}", rel.display(), kind.file_extension()))
+}
+
 fn export(paths: &[PathBuf], b: BackendArg, dir: &Path, out: &mut dyn Write) -> Result<u8> {
     let kind = backend(b);
     let single = paths.len() == 1 && paths[0].is_file();
@@ -327,8 +334,7 @@ fn export(paths: &[PathBuf], b: BackendArg, dir: &Path, out: &mut dyn Write) -> 
             }
             Err(e) => return Err(e),
         };
-        let rel = file.strip_prefix(&root).unwrap_or(&file).with_extension("");
-        let target = dir.join(format!("{}.{}", rel.display(), kind.file_extension()));
+        let target = model_file(dir, &root, &file, kind);
         if let Some(parent) = target.parent() {
             std::fs::create_dir_all(parent).map_err(io_err(&parent.display().to_string()))?;
         }

@@ -8,4 +8,5 @@ mod checker_sf;
 mod cli;
 mod exact;
 mod instances;
+mod models;
 mod total_exchange;

@@ -1,0 +1,17 @@
+; commsched exact model (SMT-LIB2)
+; total exchange on ring:3 under F*, store-and-forward move mode, p = 1, horizon T = 1
+; 6 variables (6 boolean), 6 constraints
+(set-logic QF_LIA)
+(declare-const x_m0_1_a0_1_t1 Bool)
+(declare-const x_m0_2_a0_2_t1 Bool)
+(declare-const x_m1_0_a1_0_t1 Bool)
+(declare-const x_m1_2_a1_2_t1 Bool)
+(declare-const x_m2_0_a2_0_t1 Bool)
+(declare-const x_m2_1_a2_1_t1 Bool)
+(assert (! (= (ite x_m0_1_a0_1_t1 1 0) 1) :named at_m0_1_v0_t0))
+(assert (! (= (ite x_m0_2_a0_2_t1 1 0) 1) :named at_m0_2_v0_t0))
+(assert (! (= (ite x_m1_0_a1_0_t1 1 0) 1) :named at_m1_0_v1_t0))
+(assert (! (= (ite x_m1_2_a1_2_t1 1 0) 1) :named at_m1_2_v1_t0))
+(assert (! (= (ite x_m2_0_a2_0_t1 1 0) 1) :named at_m2_0_v2_t0))
+(assert (! (= (ite x_m2_1_a2_1_t1 1 0) 1) :named at_m2_1_v2_t0))
+(check-sat)

@@ -1,0 +1,54 @@
+//! `models/` holds the exact model of every instance the exact layer encodes, one file per
+//! backend, written by `commsched export instances --backend ilp|smt`. This test regenerates
+//! each one in memory and fails when a file is stale, missing or left over, so the checked-in
+//! encodings always match the encoder.
+
+use commsched::cli::{instance_files, model_file};
+use commsched::exact::{self, BackendKind};
+use commsched::spec::io::load_instance;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+fn files_under(dir: &Path) -> BTreeSet<PathBuf> {
+    let mut out = BTreeSet::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.insert(p);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn models_are_in_sync_with_the_encoder() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let instances = root.join("instances");
+    let models = root.join("models");
+    let mut expected = BTreeSet::new();
+    let regenerate =
+        "regenerate with `cargo run --release -- export instances --backend ilp` (and `--backend smt`)";
+    for (base, file) in instance_files(std::slice::from_ref(&instances)).unwrap() {
+        let inst = load_instance(&file).unwrap();
+        for kind in [BackendKind::Ilp, BackendKind::Smt] {
+            let text = match exact::export(&inst, kind, None) {
+                Ok(t) => t,
+                Err(commsched::Error::NotApplicable { .. }) => continue,
+                Err(e) => panic!("{}: {e}", file.display()),
+            };
+            let path = model_file(&models, &base, &file, kind);
+            let on_disk = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("{} missing ({e}): {regenerate}", path.display()));
+            assert!(on_disk == text, "{} is stale: {regenerate}", path.display());
+            expected.insert(path);
+        }
+    }
+    assert!(expected.len() >= 26, "every total-exchange instance has two models, got {}", expected.len());
+    let stray: Vec<_> = files_under(&models).difference(&expected).cloned().collect();
+    assert!(stray.is_empty(), "model files with no instance: {stray:?}");
+}
