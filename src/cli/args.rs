@@ -103,6 +103,10 @@ pub enum Command {
         /// Sizes n of path(n) and ring(n).
         #[arg(long, value_delimiter = ',', default_value = "64,128,256,512,1024")]
         sizes: Vec<usize>,
+        /// Skip sizes whose schedules would hold more packet hops than this (an explicit
+        /// schedule costs about 64 bytes per hop: path:1024 has 358 million).
+        #[arg(long, default_value_t = 60_000_000)]
+        max_events: u64,
     },
 }
 

@@ -10,8 +10,9 @@ use crate::spec::{Instance, Network, Problem, RingTie};
 use std::io::Write;
 use std::time::Instant;
 
-/// Runs the benchmark table for the given sizes.
-pub fn run(sizes: &[usize], out: &mut dyn Write) -> Result<u8> {
+/// Runs the benchmark table for the given sizes, skipping (with a line saying so) any network
+/// whose total exchange needs more than `max_events` packet hops.
+pub fn run(sizes: &[usize], max_events: u64, out: &mut dyn Write) -> Result<u8> {
     let w = |out: &mut dyn Write, s: String| out.write_all(s.as_bytes()).map_err(io_err("<stdout>"));
     w(
         out,
@@ -29,6 +30,17 @@ pub fn run(sizes: &[usize], out: &mut dyn Write) -> Result<u8> {
             let problem = Problem::TotalExchange(None);
             let model = default_model(&problem);
             let inst = Instance::new(net.clone(), network, problem, model, tie, "<flags>")?;
+            // Every packet crosses at least its distance: the hops of any schedule.
+            let hops: u64 = inst
+                .packets()
+                .iter()
+                .filter_map(|p| inst.network.distance(p.src, p.dst))
+                .map(|d| d as u64)
+                .sum();
+            if hops > max_events {
+                w(out, format!("{net:<12} skipped: {hops} packet hops exceed --max-events {max_events}\n"))?;
+                continue;
+            }
             for m in heuristics::for_instance(&inst) {
                 let t0 = Instant::now();
                 let sched = (m.run)(&inst)?;

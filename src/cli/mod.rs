@@ -69,7 +69,7 @@ pub fn run(cli: Cli) -> Result<u8> {
             report_cmd(&paths, dir.as_deref(), (!no_exact).then_some(backend), &limits, format, &mut out)
         }
         Command::List => list(&mut out),
-        Command::Bench { sizes } => bench::run(&sizes, &mut out),
+        Command::Bench { sizes, max_events } => bench::run(&sizes, max_events, &mut out),
     }
 }
 
