@@ -23,8 +23,12 @@ impl ClosestFirst {
 }
 
 impl Discipline for ClosestFirst {
-    fn pick(&mut self, lane: &Lane, at: Node, queue: &[Msg]) -> usize {
-        self.0.best(lane, at, queue, |m| -(lane.distance(at, m.dst) as i64))
+    fn priority(&self, lane: &Lane, at: Node, m: &Msg) -> i64 {
+        -(lane.distance(at, m.dst) as i64)
+    }
+
+    fn tie(&mut self) -> Option<&mut TieBreak> {
+        Some(&mut self.0)
     }
 }
 

@@ -10,34 +10,37 @@
 //! Scattering k+1 (paper label k+1 = SPEC node k) starts in the step after scattering k ends.
 
 use super::furthest_first::FurthestFirst;
-use super::queue_sim::{InitialOrder, Msg, Tie, lanes, merge, simulate};
+use super::queue_sim::{InitialOrder, Lane, Msg, Tie, lanes, merge, simulate};
 use super::{Shape, fits, produce};
 use crate::error::Result;
 use crate::heuristics::Method;
 use crate::spec::{Instance, Node, Schedule, Transmission};
 
-fn scatter_steps(inst: &Instance, source: Node) -> Result<Vec<Vec<Transmission>>> {
-    let parts = lanes(inst, inst.ring_tie)?
+/// The scattering from `source`, given the instance's [`lanes`] (computed once: routing every
+/// packet costs O(n) per packet).
+fn scatter_steps(lanes: &[(Lane, Vec<Msg>)], source: Node) -> Vec<Vec<Transmission>> {
+    let parts = lanes
         .iter()
         .map(|(lane, msgs)| {
             let own: Vec<Msg> = msgs.iter().copied().filter(|m| m.src == source).collect();
             simulate(lane, &own, InitialOrder::FurthestFirst, &mut FurthestFirst::new(Tie::SmallestSource))
         })
         .collect();
-    Ok(merge(parts))
+    merge(parts)
 }
 
 /// The optimal scattering from `source` of [2] (TE-3): `source`'s packets of the instance,
 /// furthest-first in both directions; the other nodes' packets are not sent.
 pub fn scatter(inst: &Instance, source: Node) -> Result<Schedule> {
-    Ok(Schedule::StoreForward(scatter_steps(inst, source)?))
+    Ok(Schedule::StoreForward(scatter_steps(&lanes(inst, inst.ring_tie)?, source)))
 }
 
 /// The n scatterings of nodes 0, 1, …, n−1 one after the other (TE-4).
 pub fn consecutive_scatter(inst: &Instance) -> Result<Schedule> {
+    let lanes = lanes(inst, inst.ring_tie)?;
     let mut steps = Vec::new();
     for source in 0..inst.network.len() {
-        steps.extend(scatter_steps(inst, source)?);
+        steps.extend(scatter_steps(&lanes, source));
     }
     Ok(Schedule::StoreForward(steps))
 }

@@ -9,7 +9,7 @@
 //!
 //! The same FIFO discipline drives `modified-message-shift` and `all-clockwise` on even rings.
 
-use super::queue_sim::{Discipline, InitialOrder, Lane, Msg, run};
+use super::queue_sim::{Discipline, InitialOrder, Lane, Msg, TieBreak, run};
 use super::{Shape, fits, produce};
 use crate::error::Result;
 use crate::heuristics::Method;
@@ -20,8 +20,12 @@ use crate::spec::{Instance, Node, Schedule};
 pub struct Fifo;
 
 impl Discipline for Fifo {
-    fn pick(&mut self, _: &Lane, _: Node, _: &[Msg]) -> usize {
+    fn priority(&self, _: &Lane, _: Node, _: &Msg) -> i64 {
         0
+    }
+
+    fn tie(&mut self) -> Option<&mut TieBreak> {
+        None
     }
 }
 

@@ -20,6 +20,7 @@
 
 use crate::error::{Error, Result};
 use crate::spec::{Family, Instance, Node, RingTie, Schedule, Transmission};
+use std::collections::{BTreeMap, VecDeque};
 
 /// The way a lane's messages travel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -80,10 +81,17 @@ impl Msg {
 }
 
 /// A queueing discipline: which queued message a node sends next on a lane (004 §4.1's f).
+///
+/// A node sends a queued message of largest [`priority`](Discipline::priority); among several,
+/// the [`tie`](Discipline::tie) rule decides, and without one the message that joined the queue
+/// first leaves (FIFO). Stated this way every queue can be kept ordered by its discipline, so a
+/// step costs O(log len) per node rather than a scan of the queue.
 pub trait Discipline {
-    /// The index in `queue` (never empty; head first, arrivals at the back) of the message node
-    /// `at` sends in this step.
-    fn pick(&mut self, lane: &Lane, at: Node, queue: &[Msg]) -> usize;
+    /// The priority of message `m` in node `at`'s queue (fixed while `m` waits there).
+    fn priority(&self, lane: &Lane, at: Node, m: &Msg) -> i64;
+
+    /// The rule among messages of equal priority; `None` keeps queue order (head first).
+    fn tie(&mut self) -> Option<&mut TieBreak>;
 }
 
 /// How each node orders its own messages in its queue before step 1 (head leaves first).
@@ -129,17 +137,22 @@ impl TieBreak {
         Self { tie, state }
     }
 
-    /// The index of a message of largest `priority` in `queue`, ties broken by the rule.
-    pub fn best(&mut self, lane: &Lane, at: Node, queue: &[Msg], priority: impl Fn(&Msg) -> i64) -> usize {
-        let top = queue.iter().map(&priority).max().expect("a discipline is asked only for non-empty queues");
-        let tied: Vec<usize> = (0..queue.len()).filter(|&k| priority(&queue[k]) == top).collect();
-        let travelled = |k: &&usize| lane.distance(queue[**k].src, at);
+    /// The rank of a message within its priority class in the queue at `at`, given how far it
+    /// has `travelled` and its arrival number `seq` (larger leaves first). `SmallestSource` sends
+    /// the message that has travelled furthest, `LargestSource` the one that has travelled least,
+    /// the later / earlier arrival among equals; `Random` ranks by queue order (see [`Queue`]).
+    fn rank(&self, travelled: usize, seq: u64) -> (i64, i64) {
+        let (travelled, seq) = (travelled as i64, seq as i64);
         match self.tie {
-            _ if tied.len() == 1 => tied[0],
-            Tie::SmallestSource => *tied.iter().max_by_key(travelled).expect("non-empty"),
-            Tie::LargestSource => *tied.iter().min_by_key(travelled).expect("non-empty"),
-            Tie::Random(_) => tied[(self.next_random() % tied.len() as u64) as usize],
+            Tie::SmallestSource => (travelled, seq),
+            Tie::LargestSource => (-travelled, -seq),
+            Tie::Random(_) => (0, -seq),
         }
+    }
+
+    /// Whether the rule draws from its random stream (then [`TieBreak::rank`] is queue order).
+    fn is_random(&self) -> bool {
+        matches!(self.tie, Tie::Random(_))
     }
 
     /// SplitMix64 (Steele, Lea & Flood 2014): small, seedable, no dependency.
@@ -179,6 +192,59 @@ pub fn lanes(inst: &Instance, antipodal: RingTie) -> Result<[(Lane, Vec<Msg>); 2
     Ok([(forward, fwd), (backward, bwd)])
 }
 
+/// A queued message with its rank inside its priority class: (tie rank, arrival rank, message).
+/// The ranks are unique per queue, so the message never decides the order.
+type Ranked = (i64, i64, Node, Node);
+
+/// One node's queue on a lane, kept sorted by its [`Discipline`]: per priority class (at most
+/// n under furthest- and closest-first, one under FIFO) a deque in descending
+/// [`TieBreak::rank`], so the choice is its front. Arrivals under FIFO and [`Tie::Random`] rank
+/// below everything queued and join at the back in O(1); under the source rules a class holds
+/// one destination's messages, at most n.
+#[derive(Debug, Default)]
+struct Queue(BTreeMap<i64, VecDeque<Ranked>>);
+
+impl Queue {
+    /// Appends `m`, the `seq`-th arrival of the lane, to the back of node `at`'s queue.
+    fn push(&mut self, lane: &Lane, at: Node, m: Msg, seq: u64, discipline: &mut dyn Discipline) {
+        let priority = discipline.priority(lane, at, &m);
+        let (tie, arrival) = match discipline.tie() {
+            Some(rule) => rule.rank(lane.distance(m.src, at), seq),
+            None => (0, -(seq as i64)),
+        };
+        let ranked = (tie, arrival, m.src, m.dst);
+        let class = self.0.entry(priority).or_default();
+        if class.back().is_none_or(|last| *last > ranked) {
+            class.push_back(ranked);
+        } else {
+            class.insert(class.partition_point(|queued| *queued > ranked), ranked);
+        }
+    }
+
+    /// Removes the message the discipline sends from the (non-empty) queue: the front of the
+    /// highest class, or under [`Tie::Random`] a draw among that class in queue order.
+    fn pop(&mut self, discipline: &mut dyn Discipline) -> Msg {
+        let mut top = self.0.last_entry().expect("a discipline is asked only for non-empty queues");
+        let class = top.get_mut();
+        let k = match discipline.tie() {
+            // Random ranks by arrival only: the class's deque is in queue order.
+            Some(rule) if rule.is_random() && class.len() > 1 => {
+                (rule.next_random() % class.len() as u64) as usize
+            }
+            _ => 0,
+        };
+        let (_, _, src, dst) = class.remove(k).expect("classes are never left empty");
+        if class.is_empty() {
+            top.remove();
+        }
+        Msg { src, dst }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
 /// Simulates one lane from the initial queues until every message is consumed; entry t−1 of
 /// the result lists the transmissions of step t.
 pub fn simulate(
@@ -187,30 +253,38 @@ pub fn simulate(
     order: InitialOrder,
     discipline: &mut dyn Discipline,
 ) -> Vec<Vec<Transmission>> {
-    let mut queues: Vec<Vec<Msg>> = vec![Vec::new(); lane.n];
+    let mut own: Vec<Vec<Msg>> = vec![Vec::new(); lane.n];
     for m in messages {
-        queues[m.src].push(*m);
+        own[m.src].push(*m);
     }
-    for (x, q) in queues.iter_mut().enumerate() {
+    let mut queues: Vec<Queue> = (0..lane.n).map(|_| Queue::default()).collect();
+    let (mut seq, mut queued) = (0u64, 0usize);
+    for (x, mut q) in own.into_iter().enumerate() {
         match order {
             InitialOrder::FurthestFirst => q.sort_by_key(|m| std::cmp::Reverse(lane.distance(x, m.dst))),
             InitialOrder::ClosestFirst => q.sort_by_key(|m| lane.distance(x, m.dst)),
         }
+        for m in q {
+            queues[x].push(lane, x, m, seq, discipline);
+            (seq, queued) = (seq + 1, queued + 1);
+        }
     }
     let mut steps = Vec::new();
-    while queues.iter().any(|q| !q.is_empty()) {
+    while queued > 0 {
         let mut sent = Vec::new();
         for (x, q) in queues.iter_mut().enumerate() {
             if !q.is_empty() {
-                let m = q.remove(discipline.pick(lane, x, q));
+                let m = q.pop(discipline);
                 let to = lane.next(x).expect("a queued message lies ahead on its lane");
                 sent.push((x, to, m));
+                queued -= 1;
             }
         }
         // Arrivals join the receivers' queues only after every node has chosen (SPEC §1).
         for &(_, to, m) in &sent {
             if m.dst != to {
-                queues[to].push(m);
+                queues[to].push(lane, to, m, seq, discipline);
+                (seq, queued) = (seq + 1, queued + 1);
             }
         }
         steps.push(
@@ -256,8 +330,22 @@ mod tests {
     /// Sends the head of the queue (what FIFO does), for engine tests only.
     struct Head;
     impl Discipline for Head {
-        fn pick(&mut self, _: &Lane, _: Node, _: &[Msg]) -> usize {
+        fn priority(&self, _: &Lane, _: Node, _: &Msg) -> i64 {
             0
+        }
+        fn tie(&mut self) -> Option<&mut TieBreak> {
+            None
+        }
+    }
+
+    /// Furthest remaining distance first, for engine tests only.
+    struct Far(TieBreak);
+    impl Discipline for Far {
+        fn priority(&self, lane: &Lane, at: Node, m: &Msg) -> i64 {
+            lane.distance(at, m.dst) as i64
+        }
+        fn tie(&mut self) -> Option<&mut TieBreak> {
+            Some(&mut self.0)
         }
     }
 
@@ -298,12 +386,18 @@ mod tests {
         // At node 3 of a leftward lane, m_5(0) has travelled 2 hops and m_4(0) one.
         let left = Lane { n: 6, ring: false, direction: Direction::Backward };
         let queue = [Msg { src: 4, dst: 0 }, Msg { src: 5, dst: 0 }];
-        let far = |m: &Msg| left.distance(3, m.dst) as i64;
-        assert_eq!(TieBreak::new(Tie::SmallestSource).best(&left, 3, &queue, far), 1);
-        assert_eq!(TieBreak::new(Tie::LargestSource).best(&left, 3, &queue, far), 0);
-        let mut random = TieBreak::new(Tie::Random(7));
-        let draws: Vec<usize> = (0..64).map(|_| random.best(&left, 3, &queue, far)).collect();
-        assert!(draws.contains(&0) && draws.contains(&1), "a seeded stream picks both: {draws:?}");
+        let first = |far: &mut Far| {
+            let mut q = Queue::default();
+            for (seq, m) in queue.iter().enumerate() {
+                q.push(&left, 3, *m, seq as u64, far);
+            }
+            q.pop(far).src
+        };
+        assert_eq!(first(&mut Far(TieBreak::new(Tie::SmallestSource))), 5);
+        assert_eq!(first(&mut Far(TieBreak::new(Tie::LargestSource))), 4);
+        let mut random = Far(TieBreak::new(Tie::Random(7)));
+        let draws: Vec<Node> = (0..64).map(|_| first(&mut random)).collect();
+        assert!(draws.contains(&4) && draws.contains(&5), "a seeded stream picks both: {draws:?}");
     }
 
     #[test]
