@@ -6,7 +6,7 @@ mod bench;
 
 use crate::bounds::{self, Bound};
 use crate::checker::{self, Verdict, Violation};
-use crate::compare::report::{self, InstanceReport, ReportOptions};
+use crate::compare::report::{self, InstanceReport, ReportOptions, opt};
 use crate::error::{Error, InputError, Result};
 use crate::exact::{self, BackendKind, Outcome, SolveOptions};
 use crate::heuristics;
@@ -136,10 +136,6 @@ fn print_summary(s: &Summary, format: Format, out: &mut dyn Write) -> Result<()>
         }
     };
     out.write_all(text.as_bytes()).map_err(io_err("<stdout>"))
-}
-
-fn opt(v: Option<u64>) -> String {
-    v.map_or_else(|| "-".into(), |x| x.to_string())
 }
 
 /// Fills a summary from a verdict; an admissible length equal to the best lower bound is a

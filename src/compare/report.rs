@@ -218,7 +218,8 @@ fn exact_result(instance: &Instance, backend: BackendKind, options: &SolveOption
     r
 }
 
-fn opt(v: Option<u64>) -> String {
+/// An optional number as text, `-` when absent.
+pub(crate) fn opt(v: Option<u64>) -> String {
     v.map_or_else(|| "-".into(), |x| x.to_string())
 }
 
