@@ -11,7 +11,7 @@
 //! `e_k` in step `s + h + k` (000 (2.4), SPEC §4.1). So on `e_k` the message is one contiguous
 //! interval of steps `[s + k, s + k + ℓ − 1]` carrying flits 0..ℓ−1 in order; the tail node of
 //! `e_k` sends, and its head node receives, over the same interval. The checker never expands
-//! flits: it sorts these intervals ([`Span`]) by their first step and sweeps them once, keeping
+//! flits: it sorts these intervals (`Span`) by their first step and sweeps them once, keeping
 //! for each arc (and, under `port = single`, for each node's sending and receiving side) the
 //! intervals still active. Two intervals that overlap on one resource are one violation, named
 //! at the first shared step with the two flits involved (SPEC §6); a longer overlap says how long.
@@ -32,7 +32,7 @@
 //! is exempt):
 //!
 //! * **D0 (woken):** u receives at least one control message — every PE, null or not, because
-//!   the initiator cannot know which messages are null; (5) "hold[s] for *all* PE indices".
+//!   the initiator cannot know which messages are null; (5) "hold\[s\] for *all* PE indices".
 //! * **D1 (causality):** every control message u originates is sent in a step `> w(u)`, and so
 //!   is M_u's first flit: `s(M_u) ≥ w(u) + 1`.
 //! * **D2 (orders):** every received wake-up call or order carrying a value s ("TRANSMIT AFTER

@@ -21,9 +21,9 @@ pub struct Start {
 pub enum ControlKind {
     /// Shoulder-tap wake-up call "TRANSMIT AFTER >= s STEPS", written (s).
     WakeUp,
-    /// Synchronisation token [*] (transmission certification, phase 1).
+    /// Synchronisation token `[*]` (transmission certification, phase 1).
     Token,
-    /// Certificate <c> = (c, n) (phase 2).
+    /// Certificate `<c>` = (c, n) (phase 2).
     Certificate,
     /// Order "TRANSMIT AFTER s STEPS" (phase 3).
     Order,

@@ -1,4 +1,4 @@
-//! # Message-shift (paper 004 §4.1, after Saad & Schultz [9])
+//! # Message-shift (paper 004 §4.1, after Saad & Schultz \[9\])
 //!
 //! Seed `004_d5b71cb5fff24442.txt`, §4.1: "the *message-shift* algorithm where at every node
 //! messages join and leave the queue in a FIFO manner. In effect this algorithm rotates the

@@ -9,12 +9,12 @@
 //!
 //! | method | file | network | discipline | claimed length | claims |
 //! |---|---|---|---|---|---|
-//! | `furthest-first` | [`furthest_first`] | linear array, odd ring | furthest-first, smallest-source ties | ⌈(n²−1)/4⌉, (n²−1)/8 | TE-5 … TE-17 |
-//! | `consecutive-scatter` | [`consecutive_scatter`] | linear array | n scatterings in turn | 3T_opt − ⌊n/2⌋ | TE-3, TE-4 |
-//! | `message-shift` | [`message_shift`] | odd ring | FIFO, own furthest-first | (n²−1)/8 | TE-14 … TE-17, TE-25 |
-//! | `closest-first` | [`closest_first`] | odd ring | closest-first | (n²−1)/8 | TE-14 … TE-17 |
-//! | `modified-message-shift` | [`modified_message_shift`] | even ring | FIFO, alternating split | ⌈(n²−1)/8⌉ | TE-19 … TE-21, TE-26 |
-//! | `all-clockwise` | [`all_clockwise`] | even ring | FIFO, antipodal clockwise | ⌈n(n+2)/8⌉ | TE-18 |
+//! | `furthest-first` | [`furthest_first`](mod@furthest_first) | linear array, odd ring | furthest-first, smallest-source ties | ⌈(n²−1)/4⌉, (n²−1)/8 | TE-5 … TE-17 |
+//! | `consecutive-scatter` | [`consecutive_scatter`](mod@consecutive_scatter) | linear array | n scatterings in turn | 3T_opt − ⌊n/2⌋ | TE-3, TE-4 |
+//! | `message-shift` | [`message_shift`](mod@message_shift) | odd ring | FIFO, own furthest-first | (n²−1)/8 | TE-14 … TE-17, TE-25 |
+//! | `closest-first` | [`closest_first`](mod@closest_first) | odd ring | closest-first | (n²−1)/8 | TE-14 … TE-17 |
+//! | `modified-message-shift` | [`modified_message_shift`](mod@modified_message_shift) | even ring | FIFO, alternating split | ⌈(n²−1)/8⌉ | TE-19 … TE-21, TE-26 |
+//! | `all-clockwise` | [`all_clockwise`](mod@all_clockwise) | even ring | FIFO, antipodal clockwise | ⌈n(n+2)/8⌉ | TE-18 |
 //!
 //! [`half_duplex_split::split_half_duplex`] turns any of them into an H\* (and, on these
 //! networks, F1) schedule of at most twice the length (TE-23); the registered methods apply it
