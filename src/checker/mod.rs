@@ -8,6 +8,7 @@ pub mod bufferless;
 pub mod fat_tree;
 pub mod store_forward;
 
+use crate::error::{Error, Result};
 use crate::spec::{Instance, Model, Schedule};
 use serde::Serialize;
 use std::fmt;
@@ -169,6 +170,27 @@ impl Verdict {
             Verdict::Admissible(Checked::new(length, metrics))
         } else {
             Verdict::Inadmissible(violations)
+        }
+    }
+}
+
+/// Checks a schedule some producer (an algorithm, a backend, a greedy search) emitted: its
+/// [`Checked`] result, or [`Error::Backend`] naming the producer and the first violations. A
+/// rejection here is a bug in the producer: the checker never trusts it.
+pub fn check_produced(instance: &Instance, schedule: &Schedule, producer: &'static str) -> Result<Checked> {
+    match check(instance, schedule) {
+        Verdict::Admissible(checked) => Ok(checked),
+        Verdict::Inadmissible(violations) => {
+            let shown: Vec<String> = violations.iter().take(3).map(|v| v.to_string()).collect();
+            let more = violations.len().saturating_sub(shown.len());
+            Err(Error::Backend {
+                backend: producer,
+                reason: format!(
+                    "the checker rejects its schedule: {}{}",
+                    shown.join("; "),
+                    if more > 0 { format!(" (and {more} more)") } else { String::new() }
+                ),
+            })
         }
     }
 }

@@ -1,6 +1,8 @@
 //! The papers' claimed values, keyed by the claim ids of CLAIMS.md, each with the convention
 //! of its number. The comparator sets them against checked lengths, bounds and exact optima.
 
+// The papers' optima are their own lower bounds (TE-1, TE-2): one formula serves both.
+use crate::bounds::total_exchange::{linear_array as t_opt_linear_array, ring as t_opt_ring};
 use crate::spec::{Family, Instance, Model, PortRule, Problem};
 use serde::Serialize;
 
@@ -21,16 +23,6 @@ pub struct ClaimValue {
 
 /// The `about` of the number an instance's `[paper] length` states.
 pub const STATED: &str = "length stated by the paper";
-
-/// T_opt(LA) = ⌈(n²−1)/4⌉ = ⌊n/2⌋⌈n/2⌉ (paper 004 (1), TE-1, TE-13).
-pub fn t_opt_linear_array(n: u64) -> u64 {
-    (n / 2) * n.div_ceil(2)
-}
-
-/// T_opt(R) = ⌈(n²−1)/8⌉ (paper 004 (2), TE-2, TE-16, TE-21).
-pub fn t_opt_ring(n: u64) -> u64 {
-    (n * n - 1).div_ceil(8)
-}
 
 /// Every claimed value that applies to the instance: the paper's formula for its family and
 /// model, and the number its figure states (`[paper] length`).

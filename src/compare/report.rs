@@ -123,11 +123,11 @@ pub fn report(
     let methods = heuristics::for_instance(instance)
         .into_iter()
         .map(|m| {
-            let (length, status) = match (m.run)(instance).and_then(|s| super::checked(instance, &s, m.name))
-            {
-                Ok(c) => (Some(c.length()), "admissible".to_string()),
-                Err(e) => (None, e.to_string()),
-            };
+            let (length, status) =
+                match (m.run)(instance).and_then(|s| checker::check_produced(instance, &s, m.name)) {
+                    Ok(c) => (Some(c.length()), "admissible".to_string()),
+                    Err(e) => (None, e.to_string()),
+                };
             let claim = claims::claimed_for_method(m.name, instance).map(|claimed| ClaimCheck {
                 verdict: match length {
                     Some(l) if claims::holds(&claimed, l) => "holds",

@@ -1,14 +1,11 @@
 //! Certification of exact results (ARCHITECTURE.md example 4, "Say why you stopped, as
 //! data"). An optimum at T* is reported only with
 //!
-//! 1. a witness of length T* that passes [`crate::checker::check`] (mandatory: a backend whose
-//!    witness the checker rejects has a bug, reported as [`Error::Backend`]), and
+//! 1. a witness of length T* that passes [`crate::checker::check_produced`] (mandatory: a backend whose
+//!    witness the checker rejects has a bug, reported as [`crate::Error::Backend`]), and
 //! 2. a [`Certificate`] that nothing shorter exists: T* equals a lower bound, or the backend
 //!    proved the model at horizon T* − 1 infeasible.
 
-use crate::checker::{self, Checked, Verdict};
-use crate::error::{Error, Result};
-use crate::spec::{Instance, Schedule};
 use serde::Serialize;
 use std::fmt;
 
@@ -44,26 +41,6 @@ impl fmt::Display for Certificate {
                 write!(f, "lower-bound {name} = {value}")
             }
             Certificate::InfeasibleAtTMinus1 { t } => write!(f, "infeasible-at-T-1 (T-1 = {t})"),
-        }
-    }
-}
-
-/// Runs the checker on a schedule the exact layer produced (`producer`: `ilp`, `smt`, or
-/// `greedy`). A rejection is a bug in the producer, reported with the first violations.
-pub fn check_witness(instance: &Instance, schedule: &Schedule, producer: &'static str) -> Result<Checked> {
-    match checker::check(instance, schedule) {
-        Verdict::Admissible(checked) => Ok(checked),
-        Verdict::Inadmissible(violations) => {
-            let shown: Vec<String> = violations.iter().take(3).map(|v| v.to_string()).collect();
-            let more = violations.len().saturating_sub(shown.len());
-            Err(Error::Backend {
-                backend: producer,
-                reason: format!(
-                    "the checker rejects its schedule: {}{}",
-                    shown.join("; "),
-                    if more > 0 { format!(" (and {more} more)") } else { String::new() }
-                ),
-            })
         }
     }
 }

@@ -167,7 +167,7 @@ impl Search<'_> {
         Ok(match self.backend.backend().solve(&encoding.model, &Limits { time })? {
             BackendAnswer::Feasible(assignment) => {
                 let witness = encoding.decode(&assignment.values);
-                let checked = certify::check_witness(self.instance, &witness, self.backend.name())?;
+                let checked = crate::checker::check_produced(self.instance, &witness, self.backend.name())?;
                 if checked.length() > horizon {
                     return Err(Error::Backend {
                         backend: self.backend.name(),
@@ -225,7 +225,7 @@ pub(crate) fn greedy_upper_bound(instance: &Instance) -> Result<(Schedule, Check
             });
         }
     };
-    let checked = certify::check_witness(instance, &schedule, "greedy")?;
+    let checked = crate::checker::check_produced(instance, &schedule, "greedy")?;
     Ok((schedule, checked))
 }
 
