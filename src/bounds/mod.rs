@@ -80,7 +80,14 @@ pub fn lower_bounds(instance: &Instance) -> Vec<Bound> {
     out
 }
 
-/// The strongest lower bound (largest value), if any applies.
+/// The strongest of `bounds` (largest value); on a tie the first listed, so a paper's bound
+/// (listed before the generic ones by [`lower_bounds`]) names its claim whenever it can. Every
+/// command picks its bound here, so a certificate reads the same whichever command prints it.
+pub fn strongest(bounds: &[Bound]) -> Option<&Bound> {
+    bounds.iter().reduce(|best, b| if b.value > best.value { b } else { best })
+}
+
+/// The strongest lower bound of the instance ([`strongest`] of [`lower_bounds`]), if any applies.
 pub fn best(instance: &Instance) -> Option<Bound> {
-    lower_bounds(instance).into_iter().max_by_key(|b| b.value)
+    strongest(&lower_bounds(instance)).cloned()
 }
