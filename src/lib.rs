@@ -30,6 +30,7 @@
 #![warn(missing_docs)]
 
 pub mod bounds;
+pub mod catalogue;
 pub mod checker;
 pub mod cli;
 pub mod compare;
