@@ -31,7 +31,6 @@
 #![warn(missing_docs)]
 
 pub mod bounds;
-pub mod catalogue;
 pub mod certify;
 pub mod checker;
 pub mod claims;

@@ -1,10 +1,10 @@
-//! The claim catalogue (`claims/*.toml`, `commsched::catalogue`): its ids are unique, prefixed by
+//! The claim catalogue (`claims/*.toml`, `commsched::claims::catalogue`): its ids are unique, prefixed by
 //! their paper and numbered without gaps; every entry has its required fields; a sample of
 //! entries carries the papers' real numbers and errata; and every claim id cited anywhere in the
 //! crate (sources, tests, instance files and their `[paper] claims`, READMEs, the catalogue's own
 //! cross-references) is catalogued.
 
-use commsched::catalogue::{self, Claim, ClaimKind};
+use commsched::claims::catalogue::{self, Claim, ClaimKind};
 use commsched::spec::io::load_instance;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Path, PathBuf};

@@ -48,10 +48,10 @@ fn load(path: &Path) -> Instance {
     load_instance(path).unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// Claim ids of the crate's claim catalogue (`claims/*.toml`, `commsched::catalogue`), including
+/// Claim ids of the crate's claim catalogue (`claims/*.toml`, `commsched::claims::catalogue`), including
 /// the row ids of the papers' summary tables (`GOS-24a`).
 fn claim_ids() -> BTreeSet<String> {
-    commsched::catalogue::all().iter().map(|c| c.id.clone()).collect()
+    commsched::claims::catalogue::all().iter().map(|c| c.id.clone()).collect()
 }
 
 /// Whether `dir` names a paper directory (`000` … `004`).

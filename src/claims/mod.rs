@@ -1,9 +1,12 @@
-//! What a paper claims about an instance, as data: a value in commsched steps, the relation an
-//! observed length must have to it, and the verdict once something has been observed. The claim
-//! ids are those of the claims catalogue (`claims/`).
+//! The papers' claims: the [`catalogue`] of every checkable claim (ids, statements, formulas,
+//! conventions, errata; data in `claims/*.toml`), and what a claim says about one instance as
+//! data: a value in commsched steps, the relation an observed length must have to it, and the
+//! verdict once something has been observed.
 //!
 //! Registry entries carry their own claims ([`crate::heuristics::Method::claim`]); the
 //! comparator ([`crate::compare`]) judges them against checked lengths and certified optima.
+
+pub mod catalogue;
 
 use serde::Serialize;
 use std::fmt;

@@ -13,7 +13,7 @@
 //! a malformed shipped file fails the build's tests, never a user's run.
 //!
 //! ```
-//! use commsched::catalogue::{self, ClaimKind};
+//! use commsched::claims::catalogue::{self, ClaimKind};
 //!
 //! let te13 = catalogue::find("TE-13").expect("TE-13 is catalogued");
 //! assert_eq!(te13.paper, "004");
@@ -99,11 +99,11 @@ pub struct Claim {
 
 /// The catalogue files shipped with the crate: (path relative to the crate root, contents).
 pub const FILES: [(&str, &str); 5] = [
-    ("claims/000-chatting.toml", include_str!("../claims/000-chatting.toml")),
-    ("claims/001-scatter-gather.toml", include_str!("../claims/001-scatter-gather.toml")),
-    ("claims/002-fat-tree.toml", include_str!("../claims/002-fat-tree.toml")),
-    ("claims/003-gossip.toml", include_str!("../claims/003-gossip.toml")),
-    ("claims/004-total-exchange.toml", include_str!("../claims/004-total-exchange.toml")),
+    ("claims/000-chatting.toml", include_str!("../../claims/000-chatting.toml")),
+    ("claims/001-scatter-gather.toml", include_str!("../../claims/001-scatter-gather.toml")),
+    ("claims/002-fat-tree.toml", include_str!("../../claims/002-fat-tree.toml")),
+    ("claims/003-gossip.toml", include_str!("../../claims/003-gossip.toml")),
+    ("claims/004-total-exchange.toml", include_str!("../../claims/004-total-exchange.toml")),
 ];
 
 /// The id prefixes of the papers, in paper order: `(paper, prefix)`.
