@@ -13,13 +13,15 @@ use std::fmt;
 
 /// How an observed length must relate to a claimed value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
 pub enum Relation {
     /// The claim is an exact value.
+    #[serde(rename = "=")]
     Equal,
     /// The claim is an upper bound (an algorithm's guarantee, TE-23's "factor two").
+    #[serde(rename = "<=")]
     AtMost,
     /// The claim is a lower bound.
+    #[serde(rename = ">=")]
     AtLeast,
 }
 

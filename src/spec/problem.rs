@@ -178,7 +178,7 @@ pub struct Packet {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PaperNote {
-    /// Claim ids of CLAIMS.md this instance illustrates.
+    /// Claim ids of the claims catalogue this instance illustrates.
     #[serde(default)]
     pub claims: Vec<String>,
     /// The length the paper states, in SPEC steps.

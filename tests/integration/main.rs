@@ -10,4 +10,5 @@ mod cli;
 mod exact;
 mod instances;
 mod models;
+mod suites;
 mod total_exchange;

@@ -3,7 +3,7 @@
 //! back from the CHECKED schedule with `Trace`, never from the simulation's state.
 //!
 //! Conventions: paper linear-array label ℓ is SPEC node ℓ − 1; ring labels are SPEC nodes; the
-//! token of m_k(i) is k·n + i in SPEC numbering (CLAIMS.md, "Definitions and conventions (004)").
+//! token of m_k(i) is k·n + i in SPEC numbering (the claims catalogue, "Definitions and conventions (004)").
 
 use commsched::checker::{Verdict, check};
 use commsched::error::Error;

@@ -154,7 +154,7 @@ fn accept(kind: BackendKind, model: &Model, values: Vec<i64>, optimal: bool) -> 
 
 #[cfg(test)]
 mod tests {
-    //! One suite for both backends (ARCHITECTURE.md example 8).
+    //! One suite for both backends (as rustsat tests its solvers).
     use super::*;
     use crate::exact::ir::{Linear, Sense, VarId};
 

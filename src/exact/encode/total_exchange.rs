@@ -1,6 +1,6 @@
 //! # Time-expanded total exchange (store-and-forward, move mode)
 //!
-//! Paper 004 (`seeds/`, §2 model; claims TE-1, TE-2, TE-3, TE-13, TE-16, TE-21, TE-22 are the
+//! Paper 004 (§2 model; claims TE-1, TE-2, TE-3, TE-13, TE-16, TE-21, TE-22 are the
 //! optima this encoding certifies) under any port rule of SPEC §4.2 (paper 003 §1: F\*, H\*,
 //! F1, H1), with packets of up to `p` tokens. Packets may take **any** route, not only the
 //! atlas's shortest one.
