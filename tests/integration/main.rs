@@ -9,4 +9,5 @@ mod cli;
 mod exact;
 mod instances;
 mod models;
+mod scatter_gather;
 mod total_exchange;
