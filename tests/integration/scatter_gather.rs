@@ -232,6 +232,25 @@ fn sg_11_printed_shoulder_tap_misses_recursion_7() {
     assert_eq!(bound(&inst, "gather dispatch (5)").value, 4);
 }
 
+/// SG-14, violated: Theorem 2's proof says that with all messages nonnull Shoulder-Tap delivers
+/// gap-free in steps 3..2 + ΣL. For n = 3, L = (1, 1, 1) that would end in step 5, but M_i cannot
+/// reach P_0 before step 2i + 1 under (5): Shoulder-Tap ends in step 6 with P_0 idle in step 4,
+/// and the SG-8 bound shows no distributed gather does better.
+#[test]
+fn sg_14_gap_free_delivery_fails_for_short_messages() {
+    let inst = instance("gather", "path:4", &[1, 1, 1], "distributed");
+    let c = checked(&inst, &shoulder_tap(&inst, Variant::Corrected).unwrap());
+    let claimed_last = 2 + 3;
+    assert_eq!(c.length(), 6);
+    assert!(c.length() > claimed_last);
+    assert_eq!(extra(&c, "root gaps"), Some("4"));
+    assert_eq!(bound(&inst, "gather dispatch (5)").value, 6);
+    // With L_i >= 2 for i < n the claim holds: gap-free in steps 3..2 + ΣL.
+    let long = instance("gather", "path:4", &[2, 2, 1], "distributed");
+    let c = checked(&long, &shoulder_tap(&long, Variant::Corrected).unwrap());
+    assert_eq!((c.length(), extra(&c, "root idle steps")), (2 + 5, Some("0")));
+}
+
 /// SG-17: the displayed lag formula is not minimal. P_1 (L_1 = 2) has children P_2 (leaf,
 /// L = 1: certificate (1, 1)) and P_3 (L = 0, one leaf child with L = 1: (3, 1)); the formula
 /// certifies c_1 = 4, the segment optimum 3, and the gather is one step shorter.
@@ -386,6 +405,11 @@ proptest! {
         let any_len = checked(&inst, &dispatch(&inst, &order).unwrap()).length();
         prop_assert_eq!(any_len, sg1_length(&order, &depth, &all));
         prop_assert!(any_len >= fdf);
+        // SG-3 in SPEC steps: max(ΣL, max δ) ≤ length ≤ ΣL + max δ − 1 (nonnull messages).
+        let total: u64 = lengths.iter().sum();
+        let deepest = (1..all.len()).filter(|&i| all[i] > 0).map(|i| depth[i]).max().unwrap_or(0);
+        prop_assert!(any_len >= total.max(deepest));
+        prop_assert!(any_len <= (total + deepest).saturating_sub(1));
 
         let gather = instance("gather", &net, &lengths, "centralized");
         let reversed = checked(&gather, &reversed_fdf(&gather, Tie::Seeded(seed)).unwrap()).length();
@@ -401,8 +425,24 @@ proptest! {
         let inst = instance("gather", &tree(&parents), &lengths, "distributed");
         let best = bounds::best(&inst).map_or(0, |b| b.value);
         let mut measured = Vec::new();
+        let mut children = vec![0i64; parents.len() + 1];
+        for &p in &parents {
+            children[p] += 1;
+        }
         for lag in [Lag::Formula, Lag::Exact] {
-            let c = checked(&inst, &transmission_certification(&inst, lag).unwrap());
+            let sched = transmission_certification(&inst, lag).unwrap();
+            let c = checked(&inst, &sched);
+            // SG-19: an order leaves room for the receiver's own orders, s_i ≥ d_i + 1; SG-22's
+            // note: the child-by-child token/certificate protocol takes 2 · (edges) steps.
+            for o in controls(&sched).iter().filter(|c| c.kind == ControlKind::Order) {
+                prop_assert!(o.value.unwrap() > children[o.to], "{:?}", o);
+            }
+            let last_certificate = controls(&sched)
+                .iter()
+                .filter(|c| c.kind == ControlKind::Certificate)
+                .map(|c| c.start)
+                .max();
+            prop_assert_eq!(last_certificate, Some(2 * parents.len() as i64));
             prop_assert_eq!(extra(&c, "root idle steps"), Some("0"));
             prop_assert!(c.length() >= best);
             measured.push(c.length());
