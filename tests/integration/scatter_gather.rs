@@ -251,6 +251,81 @@ fn sg_14_gap_free_delivery_fails_for_short_messages() {
     assert_eq!((c.length(), extra(&c, "root idle steps")), (2 + 5, Some("0")));
 }
 
+/// The smallest length of a gather on the path P_0..P_n (L_1..L_n = `lengths`, at least one
+/// nonnull) over all SPEC starts obeying (5) — τ(i) ≥ i + 2 for i < n, τ(n) ≥ n + 1 — that the
+/// checker admits (centralized, single-port, data only), if it is below `below`; else `None`.
+fn better_under_5(lengths: &[u64], below: u64) -> Option<u64> {
+    let n = lengths.len();
+    let inst = instance("gather", &format!("path:{}", n + 1), lengths, "centralized");
+    let msgs: Vec<usize> = (1..=n).filter(|&i| lengths[i - 1] > 0).collect();
+    // Start ranges: from (5) to the latest start that still ends before `below`.
+    let ranges: Vec<(i64, i64)> = msgs
+        .iter()
+        .map(|&i| {
+            let floor = if i < n { i as i64 + 2 } else { n as i64 + 1 };
+            (floor, below as i64 - 1 - lengths[i - 1] as i64 - i as i64 + 2)
+        })
+        .collect();
+    if ranges.iter().any(|&(lo, hi)| lo > hi) {
+        return None;
+    }
+    let mut current: Vec<i64> = ranges.iter().map(|r| r.0).collect();
+    let mut best = None;
+    loop {
+        let starts = msgs.iter().zip(&current).map(|(&msg, &start)| Start { msg, start }).collect();
+        if let Some(c) = checker::check(&inst, &Schedule::Bufferless { starts, control: vec![] }).admissible()
+        {
+            best = Some(best.map_or(c.length(), |b: u64| b.min(c.length())));
+        }
+        // Next start vector, odometer order.
+        let mut k = 0;
+        while k < current.len() && current[k] == ranges[k].1 {
+            current[k] = ranges[k].0;
+            k += 1;
+        }
+        if k == current.len() {
+            return best;
+        }
+        current[k] += 1;
+    }
+}
+
+/// SG-11 (Theorem 2, with the P_n correction): on every path with n ≤ 3 and L_i ≤ 3 (and a
+/// sample with n = 4), no gather obeying (5) is shorter than Shoulder-Tap's messages, by
+/// exhaustive search over starts judged by the checker; the printed reading is beaten on some.
+#[test]
+fn sg_11_shoulder_tap_is_optimal_under_5_by_exhaustive_search() {
+    let mut instances: Vec<Vec<u64>> = Vec::new();
+    for n in 1..=3u32 {
+        for code in 0..4u64.pow(n) {
+            instances.push((0..n).map(|k| code / 4u64.pow(k) % 4).collect());
+        }
+    }
+    instances.extend([
+        vec![1, 1, 1, 1],
+        vec![2, 0, 1, 3],
+        vec![0, 3, 1, 1],
+        vec![1, 0, 0, 2],
+        vec![3, 1, 2, 1],
+    ]);
+    let mut printed_beaten = 0;
+    for lengths in instances.into_iter().filter(|l| l.iter().any(|&x| x > 0)) {
+        let n = lengths.len();
+        let path = format!("path:{}", n + 1);
+        let central = instance("gather", &path, &lengths, "centralized");
+        let data_length = |variant| {
+            let sched = shoulder_tap(&instance("gather", &path, &lengths, "distributed"), variant).unwrap();
+            checked(&central, &Schedule::Bufferless { starts: starts(&sched), control: vec![] }).length()
+        };
+        let tap = data_length(Variant::Corrected);
+        assert_eq!(better_under_5(&lengths, tap), None, "L = {lengths:?}: Shoulder-Tap takes {tap}");
+        if better_under_5(&lengths, data_length(Variant::Printed)).is_some() {
+            printed_beaten += 1;
+        }
+    }
+    assert!(printed_beaten > 0);
+}
+
 /// SG-17: the displayed lag formula is not minimal. P_1 (L_1 = 2) has children P_2 (leaf,
 /// L = 1: certificate (1, 1)) and P_3 (L = 0, one leaf child with L = 1: (3, 1)); the formula
 /// certifies c_1 = 4, the segment optimum 3, and the gather is one step shorter.
@@ -410,6 +485,14 @@ proptest! {
         let deepest = (1..all.len()).filter(|&i| all[i] > 0).map(|i| depth[i]).max().unwrap_or(0);
         prop_assert!(any_len >= total.max(deepest));
         prop_assert!(any_len <= (total + deepest).saturating_sub(1));
+        // SG-5: swapping an adjacent pair sent nearer-first never lengthens the schedule.
+        let nonnull: Vec<usize> = order.iter().copied().filter(|&i| all[i] > 0).collect();
+        if let Some(k) = (1..nonnull.len()).find(|&k| depth[nonnull[k]] > depth[nonnull[k - 1]]) {
+            let mut swapped = nonnull.clone();
+            swapped.swap(k - 1, k);
+            let len = checked(&inst, &dispatch(&inst, &swapped).unwrap()).length();
+            prop_assert!(len <= any_len);
+        }
 
         let gather = instance("gather", &net, &lengths, "centralized");
         let reversed = checked(&gather, &reversed_fdf(&gather, Tie::Seeded(seed)).unwrap()).length();
