@@ -9,7 +9,7 @@
 use commsched::bounds::{self, Bound};
 use commsched::checker::{self, Checked};
 use commsched::heuristics::scatter_gather::{
-    Lag, METHODS, Tie, Variant, dispatch, farthest_destination_first, nearest_first, reversed_fdf,
+    Lag, METHODS, Orders, Tie, Variant, dispatch, farthest_destination_first, nearest_first, reversed_fdf,
     shoulder_tap, time_reversal, transmission_certification,
 };
 use commsched::heuristics::{find, for_instance};
@@ -175,12 +175,29 @@ fn figs_2_and_3_are_shoulder_tap() {
 fn fig_4_is_transmission_certification() {
     let (inst, paper) = figure("gather-fig4");
     for lag in [Lag::Formula, Lag::Exact] {
-        let sched = transmission_certification(&inst, lag).unwrap();
+        let sched = transmission_certification(&inst, lag, Orders::Fig4).unwrap();
         assert_eq!(sched, paper, "{lag:?}");
         let c = checked(&inst, &sched);
         assert_eq!(c.length(), 21);
         assert_eq!(extra(&c, "root idle steps"), Some("0"));
     }
+}
+
+/// SG-20, violated: the printed order rule s_{i,j} = c*_{i,j} + s_i − c_i with P_0's imaginary
+/// s_0 = 0 tells P_1 "TRANSMIT AFTER 0 STEPS" on Fig. 4 (the figure shows 3), and with one child
+/// it reads s_{i,1} = s_i + L_i: orders 0, 2, 5, 5, 7 against the figure's 3, 3, 4, 2, 2. The
+/// checker rejects the schedule: an order of 0 steps is impossible, and P_1 starts M_1 in step 11,
+/// before sending P_2 its order in step 12 (distributed rule D3, and the port rule).
+#[test]
+fn sg_20_printed_order_rule_is_rejected_on_fig_4() {
+    let (inst, _) = figure("gather-fig4");
+    let sched = transmission_certification(&inst, Lag::Formula, Orders::Printed).unwrap();
+    let orders: Vec<Option<i64>> =
+        controls(&sched).iter().filter(|c| c.kind == ControlKind::Order).map(|c| c.value).collect();
+    assert_eq!(orders, [Some(0), Some(2), Some(5), Some(5), Some(7)]);
+    let verdict = checker::check(&inst, &sched);
+    let rules: Vec<_> = verdict.violations().iter().map(|v| v.rule).collect();
+    assert_eq!(rules, [checker::Rule::PortRule, checker::Rule::BadEntry, checker::Rule::Distributed]);
 }
 
 /// SG-22, violated: Theorem 3 bounds Transmission-Certification by 2B + C + M. On Fig. 4's path
@@ -189,7 +206,7 @@ fn fig_4_is_transmission_certification() {
 #[test]
 fn sg_22_theorem_3_bound_is_violated_by_fig_4() {
     let (inst, _) = figure("gather-fig4");
-    let sched = transmission_certification(&inst, Lag::Formula).unwrap();
+    let sched = transmission_certification(&inst, Lag::Formula, Orders::Fig4).unwrap();
     let measured = checked(&inst, &sched).length();
     let b = wake_up_time(&inst.network, true);
     let c = 0; // Σ d·log2(d) along the path with d = 1.
@@ -212,7 +229,8 @@ fn sg_22_theorem_3_bound_is_violated_by_fig_4() {
 fn sg_24_certificates_are_2n_slower_than_shoulder_taps() {
     let (inst, _) = figure("gather-fig2");
     let tap = checked(&inst, &shoulder_tap(&inst, Variant::Corrected).unwrap()).length();
-    let cert = checked(&inst, &transmission_certification(&inst, Lag::Formula).unwrap()).length();
+    let cert =
+        checked(&inst, &transmission_certification(&inst, Lag::Formula, Orders::Fig4).unwrap()).length();
     assert_eq!((tap, cert, cert - tap), (11, 21, 2 * 5));
 }
 
@@ -338,8 +356,8 @@ fn sg_17_lag_formula_exceeds_the_segment_optimum() {
             .find(|c| c.kind == ControlKind::Certificate && c.from == 1)
             .map(|c| (c.value, c.value2))
     };
-    let formula = transmission_certification(&inst, Lag::Formula).unwrap();
-    let exact = transmission_certification(&inst, Lag::Exact).unwrap();
+    let formula = transmission_certification(&inst, Lag::Formula, Orders::Fig4).unwrap();
+    let exact = transmission_certification(&inst, Lag::Exact, Orders::Fig4).unwrap();
     assert_eq!(cert_of_p1(&formula), Some((Some(4), Some(4))));
     assert_eq!(cert_of_p1(&exact), Some((Some(3), Some(4))));
     let (f, e) = (checked(&inst, &formula), checked(&inst, &exact));
@@ -513,7 +531,7 @@ proptest! {
             children[p] += 1;
         }
         for lag in [Lag::Formula, Lag::Exact] {
-            let sched = transmission_certification(&inst, lag).unwrap();
+            let sched = transmission_certification(&inst, lag, Orders::Fig4).unwrap();
             let c = checked(&inst, &sched);
             // SG-19: an order leaves room for the receiver's own orders, s_i ≥ d_i + 1; SG-22's
             // note: the child-by-child token/certificate protocol takes 2 · (edges) steps.

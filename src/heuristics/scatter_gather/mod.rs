@@ -31,7 +31,7 @@ pub use nearest_first::nearest_first;
 pub use reversed_fdf::{reversed_fdf, time_reversal};
 pub use scattering_schedule::{Tie, dispatch};
 pub use shoulder_tap::{Variant, shoulder_tap};
-pub use transmission_certification::{Lag, transmission_certification};
+pub use transmission_certification::{Lag, Orders, transmission_certification};
 
 use super::Method;
 use crate::error::{Error, Result};

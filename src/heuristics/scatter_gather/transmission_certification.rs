@@ -26,6 +26,7 @@
 //!    This is the rule that reproduces Fig. 4; the printed s_{i,j} = c*_{i,j} + s_i − c_i forgets
 //!    the j + 1 steps (SG-20). P_0 acts as a PE with L_0 = 0 told s_0 = c_0 when its last
 //!    certificate arrives (Fig. 4: it sends P_1 the order c_1 = 3), not the printed s_0 = 0.
+//!    [`Orders::Fig4`] is this rule, [`Orders::Printed`] the text (rejected by the checker).
 //! 4. **Transmission**: P_i sends M_i in steps t_i + s_i … t_i + s_i + L_i − 1, then relays; P_0
 //!    receives all M = Σ L_i flits gap-free (SG-21).
 //!
@@ -46,6 +47,16 @@ pub enum Lag {
     Formula,
     /// The smallest left end of the combined segment (SG-18, Remark 5).
     Exact,
+}
+
+/// How a PE computes its children's transmission times (phase 3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Orders {
+    /// s_{i,j} = c*_{i,j} + s_i − c_i − (j + 1), P_0 told s_0 = c_0: reproduces Fig. 4 (SG-20).
+    Fig4,
+    /// As printed: s_{i,j} = c*_{i,j} + s_i − c_i, P_0 told "TRANSMIT AFTER 0 STEPS". On Fig. 4
+    /// it orders P_1 to transmit after 0 steps; the checker rejects the schedule (SG-20).
+    Printed,
 }
 
 /// A PE's certificate and its tentative schedule (Remark 4(c)).
@@ -104,8 +115,9 @@ fn certify(tree: &Tree, lag: Lag) -> Vec<Certificate> {
     certs.into_iter().map(|c| c.expect("every PE is certified")).collect()
 }
 
-/// Transmission-Certification on `inst`, a distributed gather on a tree, lags by `lag`.
-pub fn transmission_certification(inst: &Instance, lag: Lag) -> Result<Schedule> {
+/// Transmission-Certification on `inst`, a distributed gather on a tree, lags by `lag`, orders
+/// by `orders`.
+pub fn transmission_certification(inst: &Instance, lag: Lag, orders: Orders) -> Result<Schedule> {
     let name = match lag {
         Lag::Formula => METHOD.name,
         Lag::Exact => METHOD_EXACT.name,
@@ -144,14 +156,15 @@ pub fn transmission_certification(inst: &Instance, lag: Lag) -> Result<Schedule>
     }
     // Phases 3 and 4: P_i is told s_i at the end of step t_i; P_0 at the last certificate.
     let mut told = vec![(0i64, 0i64); tree.len()];
-    told[0] = (step, certs[0].lag);
+    told[0] = (step, if orders == Orders::Fig4 { certs[0].lag } else { 0 });
     let mut starts = Vec::new();
     for i in tree.top_down() {
         let (t, s) = told[i];
         let cert = &certs[i];
         for (k, &child) in tree.children[i].iter().enumerate() {
             let j = k as i64 + 1;
-            let order = cert.child_at[k] + s - cert.lag - (j + 1);
+            let relay = if orders == Orders::Fig4 { j + 1 } else { 0 };
+            let order = cert.child_at[k] + s - cert.lag - relay;
             control.push(control_message(ControlKind::Order, i, child, t + j, Some(order), None));
             told[child] = (t + j, order);
         }
@@ -174,7 +187,7 @@ pub const METHOD: Method = Method {
               \"TRANSMIT AFTER s STEPS\" down, one gap-free stream into P_0; Fig. 4: 21 steps, above \
               Theorem 3's 2B + C + M = 18",
     applies: |inst| fits(inst, Needs::DistributedGather),
-    run: |inst| transmission_certification(inst, Lag::Formula),
+    run: |inst| transmission_certification(inst, Lag::Formula, Orders::Fig4),
 };
 
 /// Registry entry: minimal lags.
@@ -185,5 +198,5 @@ pub const METHOD_EXACT: Method = Method {
     summary: "Transmission-Certification with each certified lag the smallest left end of the combined \
               segment (Remark 5) instead of the displayed formula; never longer",
     applies: |inst| fits(inst, Needs::DistributedGather),
-    run: |inst| transmission_certification(inst, Lag::Exact),
+    run: |inst| transmission_certification(inst, Lag::Exact, Orders::Fig4),
 };
