@@ -3,32 +3,32 @@
 //! Gathering on any tree in four phases, every control message a one-flit
 //! [`Control`] of the schedule (checked under the distributed rules and single-port):
 //!
-//! 1. **Token** [⋆] down and 2. **certificates** ⟨c_i, n_i⟩ up, as described: P_i sends the token
-//!    to child j, "waits to receive that child's transmission certificate before sending the
-//!    token to the next child", then certifies to its parent. One step per tree edge and
-//!    direction: the two phases take 2·(number of edges) steps (an Euler tour).
-//! 2. **Certificate** (SG-16 … SG-18): stream length n_i = L_i + Σ_j n_{i,j}; a leaf's lag is 1.
-//!    P_i places segment X_{i,0} (its own L_i flits, left end ≥ d_i + 1) and then its children's
-//!    streams X_{i,π(1)}, X_{i,π(2)}, … in increasing order π of their lags, each of length
-//!    n_{i,j} with left end ≥ d_i + c_{i,j} + 1, gap-free; c_i is the left end of the whole.
-//!    The `+ 1` is the relay step: the printed constraint c'_{i,j} = d_i + c_{i,j} is one short
-//!    of the time-line, which the paper's own c_i formula and Fig. 4 follow (SG-18 note 1).
-//!    [`Lag::Formula`] takes the displayed formula (SG-17)
-//!    c_i = d_i + 1 + max(0, c_{i,π(1)} − L_i) + Σ_{j≥2} max(0, c_{i,π(j)} − c_{i,π(j−1)} − n_{i,π(j−1)}),
-//!    [`Lag::Exact`] the smallest feasible left end (Remark 5's one pass; increasing-lag order is
-//!    optimal by an exchange argument): c_i = max(d_i + 1, max_k (d_i + c_{i,π(k)} + 1 − L_i −
-//!    Σ_{m<k} n_{i,π(m)})). The formula telescopes to at least that value; it is strictly larger
-//!    e.g. for L_i = 2 and children (c, n) = (1, 1), (3, 1): 4 against 3 (SG-17).
-//! 3. **Orders** "TRANSMIT AFTER s STEPS" down: P_i, told s_i at the end of step t_i, sends child j
-//!    (fixed order, increasing node id) s_{i,j} = c*_{i,j} + s_i − c_i − (j + 1) in step t_i + j,
-//!    c*_{i,j} being X_{i,j}'s left end: child j hears at the end of step t_i + j, sends in step
-//!    t_i + j + s_{i,j}, and P_i relays one step later, at X_{i,j}'s place shifted by s_i − c_i.
-//!    This is the rule that reproduces Fig. 4; the printed s_{i,j} = c*_{i,j} + s_i − c_i forgets
-//!    the j + 1 steps (SG-20). P_0 acts as a PE with L_0 = 0 told s_0 = c_0 when its last
-//!    certificate arrives (Fig. 4: it sends P_1 the order c_1 = 3), not the printed s_0 = 0.
-//!    [`Orders::Fig4`] is this rule, [`Orders::Printed`] the text (rejected by the checker).
-//! 4. **Transmission**: P_i sends M_i in steps t_i + s_i … t_i + s_i + L_i − 1, then relays; P_0
-//!    receives all M = Σ L_i flits gap-free (SG-21).
+//! * **Phases 1 and 2**, token [⋆] down and certificates ⟨c_i, n_i⟩ up, as described: P_i sends the
+//!   token to child j, "waits to receive that child's transmission certificate before sending the
+//!   token to the next child", then certifies to its parent. One step per tree edge and direction:
+//!   the two phases take 2·(number of edges) steps (an Euler tour).
+//! * **The certificate** (SG-16 … SG-18): stream length n_i = L_i + Σ_j n_{i,j}; a leaf's lag is 1.
+//!   P_i places segment X_{i,0} (its own L_i flits, left end ≥ d_i + 1) and then its children's
+//!   streams X_{i,π(1)}, X_{i,π(2)}, … in increasing order π of their lags, each of length n_{i,j}
+//!   with left end ≥ d_i + c_{i,j} + 1, gap-free; c_i is the left end of the whole. The `+ 1` is
+//!   the relay step: the printed constraint c'_{i,j} = d_i + c_{i,j} is one short of the time-line,
+//!   which the paper's own c_i formula and Fig. 4 follow (SG-18). [`Lag::Formula`] takes the
+//!   displayed formula (SG-17) c_i = d_i + 1 + max(0, c_{i,π(1)} − L_i) + Σ_{j≥2} max(0, c_{i,π(j)}
+//!   − c_{i,π(j−1)} − n_{i,π(j−1)}), [`Lag::Exact`] the smallest feasible left end (Remark 5's one
+//!   pass; increasing-lag order is optimal by an exchange argument): c_i = max(d_i + 1,
+//!   max_k (d_i + c_{i,π(k)} + 1 − L_i − Σ_{m<k} n_{i,π(m)})). The formula telescopes to at least
+//!   that value; it is strictly larger e.g. for L_i = 2 and children (c, n) = (1, 1), (3, 1): 4
+//!   against 3 (SG-17).
+//! * **Phase 3**, orders "TRANSMIT AFTER s STEPS" down: P_i, told s_i at the end of step t_i, sends
+//!   child j (fixed order, increasing node id) s_{i,j} = c*_{i,j} + s_i − c_i − (j + 1) in step
+//!   t_i + j, c*_{i,j} being X_{i,j}'s left end: child j hears at the end of step t_i + j, sends in
+//!   step t_i + j + s_{i,j}, and P_i relays one step later, at X_{i,j}'s place shifted by s_i −
+//!   c_i. This is the rule that reproduces Fig. 4; the printed s_{i,j} = c*_{i,j} + s_i − c_i
+//!   forgets the j + 1 steps (SG-20). P_0 acts as a PE with L_0 = 0 told s_0 = c_0 when its last
+//!   certificate arrives (Fig. 4: it sends P_1 the order c_1 = 3), not the printed s_0 = 0.
+//!   [`Orders::Fig4`] is this rule, [`Orders::Printed`] the text (rejected by the checker).
+//! * **Phase 4**, transmission: P_i sends M_i in steps t_i + s_i … t_i + s_i + L_i − 1, then
+//!   relays; P_0 receives all M = Σ L_i flits gap-free (SG-21).
 //!
 //! On Fig. 4's path (L = 2, 3, 0, 2, 1) this gives the transcribed schedule step for step: tokens
 //! in steps 1..5, certificates (1,1), (2,3), (4,3), (3,6), (3,8) in steps 6..10, orders 3, 3, 4,
