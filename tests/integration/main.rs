@@ -10,5 +10,6 @@ mod cli;
 mod exact;
 mod instances;
 mod models;
+mod scatter_gather;
 mod suites;
 mod total_exchange;
