@@ -10,8 +10,9 @@
 use commsched::bounds;
 use commsched::checker::{Checked, check};
 use commsched::error::Error;
+use commsched::heuristics::gossip::phase2::{own_tokens, path_gossip};
 use commsched::heuristics::gossip::torus_odd::delayed_half_gossip;
-use commsched::heuristics::gossip::{Line, Reach, half_gossip};
+use commsched::heuristics::gossip::{DotWire, Line, Reach, half_gossip};
 use commsched::heuristics::{find, for_instance};
 use commsched::spec::io::load_instance;
 use commsched::spec::{Instance, Mode, Model, Network, PortRule, Problem, RingTie, Schedule};
@@ -497,6 +498,30 @@ fn odd_torus_meets_theorem_3() {
             assert_eq!(height, expected, "n = {n}, ring {k}: GOS-22");
         }
     }
+}
+
+/// The building blocks' own dot-wire diagrams carry the figures' numbers (the checked schedules
+/// above carry the same): Fig. 2 (GOS-26) Phase 1 on one 11- or 10-node mesh line; Fig. 5
+/// (GOS-8, GOS-27) the one-token path gossip on 11 nodes, 15 rounds and 40 white dots; Fig. 9a
+/// (GOS-18) Phase 1 on a 10-node torus ring, 5 rounds and 5 white dots, all in the last round.
+#[test]
+fn dot_wire_diagrams_of_figs_2_5_9() {
+    let line = |n: usize| Line::open((0..n).collect());
+    let at =
+        |n: usize, first: usize| -> Vec<(usize, usize)> { (first..n).step_by(2).map(|p| (p, p)).collect() };
+    for (n, first, expected) in
+        [(11, 1, (9, 40, Some(2))), (11, 0, (10, 40, Some(3))), (10, 0, (9, 36, Some(2)))]
+    {
+        let d = half_gossip(&line(n), &at(n, first), Reach::Ends).unwrap();
+        assert_eq!((d.len(), d.idle(), d.first_idle()), expected, "Fig. 2, n = {n}");
+        assert_eq!(d.black(), at(n, first).len() * (n - 1), "every token crosses every edge once");
+    }
+    let nodes: Vec<usize> = (0..11).collect();
+    let fig5 = path_gossip(11, &own_tokens(&nodes), &DotWire::new(10));
+    assert_eq!((fig5.len(), fig5.idle()), (15, 40), "Fig. 5");
+    let ring = Line::closed((0..10).collect());
+    let fig9a = half_gossip(&ring, &at(10, 0), Reach::Ring).unwrap();
+    assert_eq!((fig9a.len(), fig9a.idle(), fig9a.first_idle()), (5, 5, Some(5)), "Fig. 9a");
 }
 
 /// Fig. 10a: on an odd ring the even-ring Phase 1 makes v_0's and v_{n−1}'s wires cross in round
