@@ -8,7 +8,7 @@
 //! line's v_0 … v_{n−1} are a row's columns or a column's rows in order.
 
 use commsched::bounds;
-use commsched::checker::{Checked, check};
+use commsched::checker::{Measure, check};
 use commsched::error::Error;
 use commsched::heuristics::gossip::phase2::{own_tokens, path_gossip};
 use commsched::heuristics::gossip::torus_odd::delayed_half_gossip;
@@ -41,9 +41,9 @@ fn instance(network: &str) -> Instance {
 
 /// Runs the registered `method` on `inst`; the checker's certificate (panics with the
 /// violations when inadmissible) and the schedule.
-fn run_on(method: &str, inst: &Instance) -> (Checked, Schedule) {
+fn run_on(method: &str, inst: &Instance) -> (Measure, Schedule) {
     let m = find(method).unwrap_or_else(|| panic!("{method} is not registered"));
-    let schedule = (m.run)(inst).unwrap_or_else(|e| panic!("{method} on {}: {e}", inst.name));
+    let schedule = m.produce(inst).unwrap_or_else(|e| panic!("{method} on {}: {e}", inst.name));
     let verdict = check(inst, &schedule);
     let checked = verdict.admissible().cloned().unwrap_or_else(|| {
         let v: Vec<String> = verdict.violations().iter().take(5).map(ToString::to_string).collect();
@@ -52,7 +52,7 @@ fn run_on(method: &str, inst: &Instance) -> (Checked, Schedule) {
     (checked, schedule)
 }
 
-fn run(method: &str, network: &str) -> (Checked, Schedule) {
+fn run(method: &str, network: &str) -> (Measure, Schedule) {
     run_on(method, &instance(network))
 }
 
@@ -70,7 +70,7 @@ fn lower_bound(inst: &Instance) -> u64 {
 
 /// Runs `method` on `network`: the checked length, asserting no duplicate receipt and never
 /// below the lower bound; and the replay of the checked schedule.
-fn sweep_one(method: &str, network: &str) -> (Instance, Checked, Replay) {
+fn sweep_one(method: &str, network: &str) -> (Instance, Measure, Replay) {
     let inst = instance(network);
     let (checked, schedule) = run_on(method, &inst);
     let bound = lower_bound(&inst);
@@ -95,7 +95,7 @@ fn links(inst: &Instance) -> u64 {
 }
 
 /// Idle link instances of a checked H* schedule: links × length − link uses.
-fn idle(inst: &Instance, checked: &Checked) -> u64 {
+fn idle(inst: &Instance, checked: &Measure) -> u64 {
     links(inst) * checked.length() - checked.metrics().link_use.expect("store-forward metrics")
 }
 
@@ -564,7 +564,7 @@ fn paper_instances_get_their_stated_lengths() {
 /// same schedules are admissible.
 #[test]
 fn applicability() {
-    let refused = |method: &str, inst: &Instance| match (find(method).unwrap().run)(inst) {
+    let refused = |method: &str, inst: &Instance| match find(method).unwrap().produce(inst) {
         Err(Error::NotApplicable { reason, .. }) => reason,
         other => panic!("{method} on {}: {other:?}", inst.name),
     };

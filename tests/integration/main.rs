@@ -2,6 +2,7 @@
 //! file). Each module tests one layer against the papers' numbers; see its module doc.
 
 mod bounds;
+mod catalogue;
 mod checker_bufferless;
 mod checker_fat_tree;
 mod checker_sf;
@@ -10,4 +11,5 @@ mod exact;
 mod gossip;
 mod instances;
 mod models;
+mod suites;
 mod total_exchange;

@@ -13,7 +13,6 @@
 //! ([`mesh_3x3`](mod@super::mesh_3x3)). Runs on r×c meshes too. Registered as `mesh-combined`.
 
 use super::two_phase::mesh;
-use super::{Shape, produce};
 use crate::error::Result;
 use crate::heuristics::Method;
 use crate::spec::{Instance, Schedule};
@@ -26,10 +25,18 @@ pub fn mesh_combined(inst: &Instance) -> Result<Schedule> {
 /// Registry entry.
 pub const METHOD: Method = Method {
     name: "mesh-combined",
-    problem: "gossip",
     source: "003 §3.4 Theorem 1, Lemma 4, Table 1; GOS-13, GOS-14, GOS-15, GOS-24",
     summary: "the two-phase algorithm with Phase 2 starting at round 1 on the edges Phase 1 leaves idle \
               (Phase-1 tokens first): n²/2 + n − 1/2 (odd n), n²/2 + n − 1 (even n) rounds",
-    applies: |inst| super::fits(inst, Shape::Mesh),
-    run: |inst| produce(inst, &METHOD, mesh_combined),
+    applicability: super::MESH,
+    claim: |inst| {
+        let n = super::square(inst)?;
+        let (value, formula) = if !n.is_multiple_of(2) {
+            ((n * n + 2 * n - 1) / 2, "n²/2 + n − 1/2")
+        } else {
+            ((n * n + 2 * n - 2) / 2, "n²/2 + n − 1")
+        };
+        super::claimed("GOS-14", "combined algorithm (Theorem 1, corrected)", formula, value)
+    },
+    run: mesh_combined,
 };

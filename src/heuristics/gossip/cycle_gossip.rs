@@ -16,7 +16,6 @@
 
 use super::line::{Dir, Dot, DotWire, Line, assemble};
 use super::phase2::{Release, own_tokens};
-use super::{Shape, produce};
 use crate::error::Result;
 use crate::heuristics::Method;
 use crate::spec::{Instance, Schedule};
@@ -77,10 +76,10 @@ pub fn cycle_gossip(inst: &Instance) -> Result<Schedule> {
 /// Registry entry.
 pub const METHOD: Method = Method {
     name: "cycle-gossip",
-    problem: "gossip",
     source: "003 §4.1 (torus Phase 2, Fig. 9b) with one token per node; GOS-19, GOS-16",
     summary: "every node forwards the head of its FIFO queue to its clockwise neighbour, each token \
               travelling n − 1 hops; every link busy every round: n − 1 rounds, optimal under H*",
-    applies: |inst| super::fits(inst, Shape::Ring),
-    run: |inst| produce(inst, &METHOD, cycle_gossip),
+    applicability: super::RING,
+    claim: |_| None,
+    run: cycle_gossip,
 };

@@ -9,7 +9,6 @@
 
 use super::cycle_gossip::cycle_gossip_on;
 use super::line::Line;
-use super::{Shape, produce};
 use crate::error::Result;
 use crate::heuristics::Method;
 use crate::spec::{Instance, Schedule};
@@ -22,10 +21,10 @@ pub fn mesh_2x2(_inst: &Instance) -> Result<Schedule> {
 /// Registry entry.
 pub const METHOD: Method = Method {
     name: "mesh-2x2",
-    problem: "gossip",
     source: "003 §3.5 Fig. 8a; GOS-16, GOS-30, GOS-24c",
     summary: "every node forwards tokens around the 4-cycle in one agreed direction: 3 rounds = Lemma 1, \
               optimal",
-    applies: |inst| super::fits(inst, Shape::Mesh2x2),
-    run: |inst| produce(inst, &METHOD, mesh_2x2),
+    applicability: super::MESH_2X2,
+    claim: |_| super::claimed("GOS-16", "2x2 mesh around its 4-cycle (§3.5)", "3", 3),
+    run: mesh_2x2,
 };

@@ -18,7 +18,6 @@
 use super::line::Dot;
 use super::phase2::path_gossip;
 use super::two_phase::TwoPhase;
-use super::{Shape, produce};
 use crate::error::Result;
 use crate::heuristics::Method;
 use crate::spec::{Instance, Schedule};
@@ -59,10 +58,10 @@ pub fn mesh_3x3(_inst: &Instance) -> Result<Schedule> {
 /// Registry entry.
 pub const METHOD: Method = Method {
     name: "mesh-3x3",
-    problem: "gossip",
     source: "003 §3.5 Fig. 8b, 8c; GOS-17, GOS-31, GOS-24c",
     summary: "the combined algorithm with the middle column gossiping only <0>-<4>-<6>, <8> and <2> \
               detouring through the middle row's spare round: 6 rounds = Lemma 1, optimal",
-    applies: |inst| super::fits(inst, Shape::Mesh3x3),
-    run: |inst| produce(inst, &METHOD, mesh_3x3),
+    applicability: super::MESH_3X3,
+    claim: |_| super::claimed("GOS-17", "modified 3x3 algorithm (§3.5)", "6", 6),
+    run: mesh_3x3,
 };

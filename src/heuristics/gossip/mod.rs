@@ -48,8 +48,10 @@ pub use torus_odd::torus_odd;
 pub use two_phase::{TwoPhase, mesh_two_phase};
 
 use super::Method;
-use crate::error::{Error, Result};
-use crate::spec::{Family, Instance, Mode, Model, PortRule, Problem, Schedule};
+use crate::claims::{ClaimValue, Relation, Subject};
+use crate::spec::{
+    Applicability, Family, FamilyKind, Instance, Mode, ModelClass, PortRule, ProblemKind, Refinement,
+};
 
 /// The registered gossip algorithms.
 pub static METHODS: &[Method] = &[
@@ -63,60 +65,88 @@ pub static METHODS: &[Method] = &[
     torus_odd::METHOD,
 ];
 
-/// The networks a paper-003 algorithm runs on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Shape {
-    Path,
-    Ring,
-    Mesh,
-    Mesh2x2,
-    Mesh3x3,
-    TorusEven,
-    TorusOdd,
+/// Where a paper-003 algorithm applies: gossip in copy mode under H\* (003 §1) or F\*, which
+/// admits every H\* schedule, on `family`, with a further condition.
+const fn applicability(family: &'static [FamilyKind], refine: Option<Refinement>) -> Applicability {
+    Applicability {
+        problems: &[ProblemKind::Gossip],
+        models: &[
+            ModelClass::StoreForward { rule: PortRule::HStar, mode: Mode::Copy },
+            ModelClass::StoreForward { rule: PortRule::FStar, mode: Mode::Copy },
+        ],
+        families: family,
+        refine,
+        model_note: "the paper-003 algorithms are H* (all-port) algorithms (003 §1), valid under F* too; \
+                     nodes use several links per round, which one-port rules forbid",
+    }
 }
 
-/// `Ok(())` when `inst` is a gossip in copy mode under H\* (or F\*, which admits every H\*
-/// schedule) on the network `shape` asks for, else the reason.
-fn fits(inst: &Instance, shape: Shape) -> std::result::Result<(), String> {
-    if inst.problem != Problem::Gossip {
-        return Err(format!("it solves gossip, not {}", inst.problem));
+/// On a path.
+const PATH: Applicability = applicability(&[FamilyKind::Path], None);
+/// On a cycle.
+const RING: Applicability = applicability(&[FamilyKind::Ring], None);
+/// On an r×c mesh.
+const MESH: Applicability = applicability(&[FamilyKind::Mesh], None);
+/// On the 2×2 mesh.
+const MESH_2X2: Applicability = applicability(&[FamilyKind::Mesh], Some(|inst| mesh_of_side(inst, 2)));
+/// On the 3×3 mesh.
+const MESH_3X3: Applicability = applicability(&[FamilyKind::Mesh], Some(|inst| mesh_of_side(inst, 3)));
+/// On a torus with an even number of rows and of columns (§4.1).
+const TORUS_EVEN: Applicability = applicability(&[FamilyKind::Torus], Some(even_torus));
+/// On a torus with an odd number of rows or of columns (§4.2).
+const TORUS_ODD: Applicability = applicability(&[FamilyKind::Torus], Some(odd_torus));
+
+/// The mesh must be n×n.
+fn mesh_of_side(inst: &Instance, n: usize) -> std::result::Result<(), String> {
+    match *inst.network.family() {
+        Family::Mesh(r, c) if r == n && c == n => Ok(()),
+        _ => Err(format!(
+            "it is the {n}x{n} mesh schedule of §3.5, not one for {}",
+            inst.network.spec_string()
+        )),
     }
-    match inst.model {
-        Model::StoreForward { rule: PortRule::HStar | PortRule::FStar, mode: Mode::Copy, .. } => {}
-        Model::StoreForward { rule, .. } => {
-            return Err(format!(
-                "it is an H* (all-port) algorithm (003 §1): nodes use several links per round, which \
-                 rule {rule} forbids"
-            ));
-        }
-        ref m => return Err(format!("it needs the store-forward model, not {}", m.name())),
+}
+
+/// Both sides of the torus must be even.
+fn even_torus(inst: &Instance) -> std::result::Result<(), String> {
+    match *inst.network.family() {
+        Family::Torus(r, c) if r.is_multiple_of(2) && c.is_multiple_of(2) => Ok(()),
+        _ => Err(format!(
+            "it needs a torus with an even number of rows and columns (§4.1), not {}; use torus-odd-delayer",
+            inst.network.spec_string()
+        )),
     }
-    let network = inst.network.spec_string();
-    let ok = match (inst.network.family(), shape) {
-        (Family::Path(_), Shape::Path) | (Family::Ring(_), Shape::Ring) | (Family::Mesh(..), Shape::Mesh) => {
-            true
-        }
-        (Family::Mesh(2, 2), Shape::Mesh2x2) | (Family::Mesh(3, 3), Shape::Mesh3x3) => true,
-        (Family::Torus(r, c), Shape::TorusEven) => r.is_multiple_of(2) && c.is_multiple_of(2),
-        (Family::Torus(r, c), Shape::TorusOdd) => !r.is_multiple_of(2) || !c.is_multiple_of(2),
-        _ => false,
-    };
-    if ok {
-        return Ok(());
+}
+
+/// One side of the torus must be odd.
+fn odd_torus(inst: &Instance) -> std::result::Result<(), String> {
+    match even_torus(inst) {
+        Ok(()) => Err(format!(
+            "it needs a torus with an odd number of rows or columns (§4.2), not {}; use torus-even",
+            inst.network.spec_string()
+        )),
+        Err(_) => Ok(()),
     }
-    Err(match shape {
-        Shape::Path => format!("it runs on a path (path:N), not on {network}"),
-        Shape::Ring => format!("it runs on a cycle (ring:N), not on {network}"),
-        Shape::Mesh => format!("it runs on a mesh (mesh:RxC), not on {network}"),
-        Shape::Mesh2x2 => format!("it is the 2x2 mesh schedule of §3.5, not one for {network}"),
-        Shape::Mesh3x3 => format!("it is the 3x3 mesh schedule of §3.5, not one for {network}"),
-        Shape::TorusEven => format!(
-            "it needs a torus with an even number of rows and columns (§4.1), not {network}; \
-             use torus-odd-delayer"
-        ),
-        Shape::TorusOdd => format!(
-            "it needs a torus with an odd number of rows or columns (§4.2), not {network}; use torus-even"
-        ),
+}
+
+/// The side n of a square n×n mesh or torus.
+fn square(inst: &Instance) -> Option<u64> {
+    match *inst.network.family() {
+        Family::Mesh(r, c) | Family::Torus(r, c) if r == c => Some(r as u64),
+        _ => None,
+    }
+}
+
+/// What the paper claims for an algorithm's length on an instance: exactly `value` rounds
+/// (claim `claim`, `formula`).
+fn claimed(claim: &str, about: &str, formula: &str, value: u64) -> Option<ClaimValue> {
+    Some(ClaimValue {
+        claim: claim.into(),
+        subject: Subject::Algorithm,
+        about: about.into(),
+        value,
+        relation: Relation::Equal,
+        convention: format!("{formula}; paper 003 rounds are numbered from 1, as steps"),
     })
 }
 
@@ -126,16 +156,4 @@ fn grid(inst: &Instance) -> (usize, usize) {
         Family::Mesh(r, c) | Family::Torus(r, c) => (r, c),
         _ => (1, inst.network.len()),
     }
-}
-
-/// A method's `run`: refuses (as [`Error::NotApplicable`]) what `applies` refuses, then runs the
-/// algorithm.
-fn produce(
-    inst: &Instance,
-    method: &Method,
-    algorithm: fn(&Instance) -> Result<Schedule>,
-) -> Result<Schedule> {
-    (method.applies)(inst)
-        .map_err(|reason| Error::NotApplicable { method: method.name.to_string(), reason })?;
-    algorithm(inst)
 }

@@ -9,7 +9,6 @@
 
 use super::line::{DotWire, Line, assemble};
 use super::phase2::{own_tokens, path_gossip as phase2};
-use super::{Shape, produce};
 use crate::error::Result;
 use crate::heuristics::Method;
 use crate::spec::{Instance, Schedule};
@@ -28,10 +27,13 @@ pub fn path_gossip(inst: &Instance) -> Result<Schedule> {
 /// Registry entry.
 pub const METHOD: Method = Method {
     name: "path-gossip",
-    problem: "gossip",
     source: "003 §3.2 Fig. 3 and Fig. 5 (path algorithm of its ref. [18]); GOS-8, GOS-27",
     summary: "two gathers towards the centre and v_0, then a scatter (R/L queues, tokens move towards \
               the centre first): n + ⌊n/2⌋ − 1 rounds, called optimal by the paper",
-    applies: |inst| super::fits(inst, Shape::Path),
-    run: |inst| produce(inst, &METHOD, path_gossip),
+    applicability: super::PATH,
+    claim: |inst| {
+        let n = inst.network.len() as u64;
+        super::claimed("GOS-8", "path algorithm, one token per node (Fig. 5)", "n + ⌊n/2⌋ − 1", n + n / 2 - 1)
+    },
+    run: path_gossip,
 };

@@ -17,10 +17,10 @@
 //! as `torus-even`.
 
 use super::cycle_gossip::ring_gossip;
+use super::grid;
 use super::phase1::{Reach, half_gossip};
 use super::torus_odd::delayed_half_gossip;
 use super::two_phase::TwoPhase;
-use super::{Shape, grid, produce};
 use crate::error::Result;
 use crate::heuristics::Method;
 use crate::spec::{Instance, Schedule};
@@ -54,10 +54,13 @@ pub fn torus_even(inst: &Instance) -> Result<Schedule> {
 /// Registry entry.
 pub const METHOD: Method = Method {
     name: "torus-even",
-    problem: "gossip",
     source: "003 §4.1 Fig. 9, Theorem 2, Lemma 2; GOS-18, GOS-19, GOS-20, GOS-32",
     summary: "Phase 1 (tokens n/2 right, n/2 − 1 left on every ring), then unidirectional FIFO ring \
               gossip of the collected tokens: n²/2 rounds = Lemma 2, optimal",
-    applies: |inst| super::fits(inst, Shape::TorusEven),
-    run: |inst| produce(inst, &METHOD, torus_even),
+    applicability: super::TORUS_EVEN,
+    claim: |inst| {
+        let n = super::square(inst)?;
+        super::claimed("GOS-20", "even-torus algorithm (Theorem 2)", "n²/2", n * n / 2)
+    },
+    run: torus_even,
 };

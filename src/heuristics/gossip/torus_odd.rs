@@ -20,7 +20,6 @@
 use super::line::{Dir, DotWire, Line};
 use super::phase1::{Reach, half_gossip};
 use super::torus_even::torus;
-use super::{Shape, produce};
 use crate::error::Result;
 use crate::heuristics::Method;
 use crate::spec::{Instance, Schedule};
@@ -57,10 +56,18 @@ pub fn torus_odd(inst: &Instance) -> Result<Schedule> {
 /// Registry entry.
 pub const METHOD: Method = Method {
     name: "torus-odd-delayer",
-    problem: "gossip",
     source: "003 §4.2 Figs. 10, 11, Theorem 3; GOS-21, GOS-22, GOS-23, GOS-33",
     summary: "Phase 1 with a delayer node (a phantom node on one edge of every odd ring), then \
               unidirectional FIFO ring gossip: (n² + 1)/2 + 1 rounds, 2 above Lemma 2",
-    applies: |inst| super::fits(inst, Shape::TorusOdd),
-    run: |inst| produce(inst, &METHOD, torus_odd),
+    applicability: super::TORUS_ODD,
+    claim: |inst| {
+        let n = super::square(inst)?;
+        super::claimed(
+            "GOS-23",
+            "odd-torus algorithm (Theorem 3, corrected)",
+            "(n² + 1)/2 + 1",
+            (n * n).div_ceil(2) + 1,
+        )
+    },
+    run: torus_odd,
 };

@@ -19,10 +19,10 @@
 //! the round each Phase-2 token reaches its node (reference semantics D3 of the claim catalogue). Registered as
 //! `mesh-two-phase`.
 
+use super::grid;
 use super::line::{DotWire, Line, assemble};
 use super::phase1::{Reach, broadcasters, half_gossip};
 use super::phase2::{Release, path_gossip};
-use super::{Shape, grid, produce};
 use crate::error::{Error, Result};
 use crate::heuristics::Method;
 use crate::spec::{Instance, Schedule};
@@ -167,10 +167,10 @@ pub fn mesh_two_phase(inst: &Instance) -> Result<Schedule> {
 /// Registry entry.
 pub const METHOD: Method = Method {
     name: "mesh-two-phase",
-    problem: "gossip",
     source: "003 §2 Fig. 1, §3.1-§3.3 (Phase 1 of Fujita-Yamashita, Phase 2 Fig. 3); GOS-4..GOS-12",
     summary: "Phase 1: even nodes broadcast along rows, odd along columns; then every line gossips its \
               collected tokens with the path algorithm: (n − 1) + (n² + n − 2)/2 rounds on n×n",
-    applies: |inst| super::fits(inst, Shape::Mesh),
-    run: |inst| produce(inst, &METHOD, mesh_two_phase),
+    applicability: super::MESH,
+    claim: |_| None,
+    run: mesh_two_phase,
 };
