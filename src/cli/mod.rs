@@ -229,11 +229,10 @@ fn assess_options(method: &str, limits: &Limits) -> Result<AssessOptions> {
     let algorithms = match exact {
         Some(_) => Algorithms::Applicable,
         None => Algorithms::Only(heuristics::find(method).ok_or_else(|| {
-            let names: Vec<&str> = heuristics::all().iter().map(|m| m.name).collect();
             InputError::new(
                 "<flags>",
                 "--method",
-                format!("unknown method `{method}` (known: {}, ilp, smt, exact)", names.join(", ")),
+                format!("unknown method `{method}`: an algorithm `commsched list` names, or exact, ilp, smt"),
             )
         })?),
     };

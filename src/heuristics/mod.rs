@@ -5,6 +5,7 @@
 //! One registry, [`all`]: each paper's directory keeps a `METHODS` table of [`Method`]s, one file
 //! per algorithm. Adding an algorithm is one file plus one line in its paper's table.
 
+pub mod gossip;
 pub mod scatter_gather;
 pub mod total_exchange;
 
@@ -50,7 +51,7 @@ impl Method {
 
 /// Every registered algorithm.
 pub fn all() -> Vec<&'static Method> {
-    total_exchange::METHODS.iter().chain(scatter_gather::METHODS).collect()
+    [scatter_gather::METHODS, gossip::METHODS, total_exchange::METHODS].into_iter().flatten().collect()
 }
 
 /// The algorithm with this name.

@@ -8,6 +8,7 @@ mod checker_fat_tree;
 mod checker_sf;
 mod cli;
 mod exact;
+mod gossip;
 mod instances;
 mod models;
 mod scatter_gather;

@@ -58,6 +58,7 @@ fn tiny_instances() -> Vec<Instance> {
 fn corpus() -> Vec<Instance> {
     let files = instance_files(&[PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("instances")]).unwrap();
     let mut out = tiny_instances();
+    out.push(tiny("gossip", "ring:3", "H*", 1));
     out.extend(files.iter().map(|(_, f)| load_instance(f).unwrap()));
     out
 }

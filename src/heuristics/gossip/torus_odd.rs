@@ -1,0 +1,73 @@
+//! # Gossip on the odd torus with a delayer (paper 003 §4.2, Figs. 10, 11, Theorem 3)
+//!
+//! On a ring of odd length n two broadcasters are neighbours (v_{n−1} and v_0 when a row has
+//! ⌈n/2⌉ even nodes, Fig. 10a) or two non-broadcasters are (Fig. 10b), and the even-ring Phase 1
+//! would make wires cross: "v_0's packet and v_8's packet would collide at t = 1". The paper
+//! pretends "that there is an odd node between v_{n−1} and v_0": the ring becomes an even ring of
+//! n + 1 positions with a phantom P, the even-ring half-gossip runs on it (broadcasters keep
+//! their positions; tokens go (n + 1)/2 right and (n − 1)/2 left), and the **delayer** v_{n−1}
+//! plays P: a token crossing ⟨v_{n−1}, v_0⟩ spends one extra round at v_{n−1} (the hop
+//! v_{n−1}–P is a wait, the hop P–v_0 the real link). Only traffic across that edge is delayed
+//! (GOS-21: the paper's "delay every token" read literally would delay the rest too). Phase 1
+//! takes ⌊n/2⌋ + 1 rounds in both cases without conflicts (GOS-21, GOS-33).
+//!
+//! Phase 2 is the FIFO ring gossip of the even case ([`ring_gossip`](super::ring_gossip)); the
+//! loads alternate ⌈n/2⌉, ⌊n/2⌋, and on the columns (even positions heavier, "the dominating
+//! case") it takes n²/2 − n/2 + 1 rounds (GOS-22, Fig. 11). Theorem 3 (corrected: it says "n is
+//! even" and "q(T)", GOS-23): (n² + 1)/2 + 1 rounds, 2 above Lemma 2. Runs on r×c tori with an
+//! odd side (even rings keep the plain Phase 1). Registered as `torus-odd-delayer`.
+
+use super::line::{Dir, DotWire, Line};
+use super::phase1::{Reach, half_gossip};
+use super::torus_even::torus;
+use crate::error::Result;
+use crate::heuristics::Method;
+use crate::spec::{Instance, Schedule};
+
+/// Phase 1 on a ring `line` of odd length n with v_{n−1} the delayer: the even-ring half-gossip
+/// on n + 1 positions (phantom P at position n), the wait on v_{n−1}–P dropped and the hop
+/// P–v_0 drawn on the real edge ⟨v_{n−1}, v_0⟩. A wire ending at P is cut one hop short: P is
+/// no node, and v_{n−1} gets that token along its other wire (no duplicate receipt, 003 §2).
+pub fn delayed_half_gossip(line: &Line, broadcasters: &[(usize, usize)]) -> Result<DotWire> {
+    let n = line.len();
+    let phantom = Line::closed((0..=n).collect());
+    let extended = half_gossip(&phantom, broadcasters, Reach::Ring)?;
+    let mut diagram = DotWire::new(line.edges());
+    for t in 1..=extended.len() {
+        for e in (0..=n).filter(|&e| e + 1 != n) {
+            let Some(dot) = extended.dot(t, e) else { continue };
+            // A wire ending at P: v_{n−1} gets that token from its other wire.
+            let ends_at_phantom = e == n && dot.dir == Dir::Left && extended.dot(t + 1, n - 1) != Some(dot);
+            if !ends_at_phantom {
+                diagram
+                    .put(t, e.min(n - 1), dot)
+                    .expect("the phantom ring's edges map to distinct real edges");
+            }
+        }
+    }
+    Ok(diagram)
+}
+
+/// Theorem 3 on an r×c torus with an odd side: (n² + 1)/2 + 1 rounds on the n×n torus, n odd.
+pub fn torus_odd(inst: &Instance) -> Result<Schedule> {
+    torus(inst, METHOD.name)
+}
+
+/// Registry entry.
+pub const METHOD: Method = Method {
+    name: "torus-odd-delayer",
+    source: "003 §4.2 Figs. 10, 11, Theorem 3; GOS-21, GOS-22, GOS-23, GOS-33",
+    summary: "Phase 1 with a delayer node (a phantom node on one edge of every odd ring), then \
+              unidirectional FIFO ring gossip: (n² + 1)/2 + 1 rounds, 2 above Lemma 2",
+    applicability: super::TORUS_ODD,
+    claim: |inst| {
+        let n = super::square(inst)?;
+        super::claimed(
+            "GOS-23",
+            "odd-torus algorithm (Theorem 3, corrected)",
+            "(n² + 1)/2 + 1",
+            (n * n).div_ceil(2) + 1,
+        )
+    },
+    run: torus_odd,
+};

@@ -1,0 +1,606 @@
+//! Paper 003 (Lau & Zhang), gossip on paths, cycles, meshes
+//! and tori under H\*, p = 1, copy mode: every algorithm's schedule goes through
+//! `checker::check`, and every lemma is read back from the CHECKED schedule ([`Replay`]), never
+//! from the algorithm's own state.
+//!
+//! Conventions (paper 003 §2): node (i, j) is SPEC node i·n + j, a
+//! token is its origin node, (i, j) is even when i + j is; rounds are SPEC steps from 1; a
+//! line's v_0 … v_{n−1} are a row's columns or a column's rows in order.
+
+use commsched::bounds;
+use commsched::checker::{Measure, check};
+use commsched::error::Error;
+use commsched::heuristics::gossip::phase2::{own_tokens, path_gossip};
+use commsched::heuristics::gossip::torus_odd::delayed_half_gossip;
+use commsched::heuristics::gossip::{DotWire, Line, Reach, half_gossip};
+use commsched::heuristics::{find, for_instance};
+use commsched::spec::io::load_instance;
+use commsched::spec::{Instance, Mode, Model, Network, PortRule, Problem, RingTie, Schedule};
+use proptest::prelude::*;
+use std::collections::{BTreeSet, HashSet};
+use std::path::Path;
+
+// ---------------------------------------------------------------------------------------------
+// Instances, checking, replay
+
+fn instance_under(network: &str, rule: PortRule) -> Instance {
+    Instance::new(
+        network,
+        Network::parse(network).unwrap(),
+        Problem::Gossip,
+        Model::StoreForward { rule, mode: Mode::Copy, packet: 1 },
+        RingTie::Clockwise,
+        "<test>",
+    )
+    .unwrap()
+}
+
+fn instance(network: &str) -> Instance {
+    instance_under(network, PortRule::HStar)
+}
+
+/// Runs the registered `method` on `inst`; the checker's certificate (panics with the
+/// violations when inadmissible) and the schedule.
+fn run_on(method: &str, inst: &Instance) -> (Measure, Schedule) {
+    let m = find(method).unwrap_or_else(|| panic!("{method} is not registered"));
+    let schedule = m.produce(inst).unwrap_or_else(|e| panic!("{method} on {}: {e}", inst.name));
+    let verdict = check(inst, &schedule);
+    let checked = verdict.admissible().cloned().unwrap_or_else(|| {
+        let v: Vec<String> = verdict.violations().iter().take(5).map(ToString::to_string).collect();
+        panic!("{method} on {}: inadmissible: {}", inst.name, v.join("; "))
+    });
+    (checked, schedule)
+}
+
+fn run(method: &str, network: &str) -> (Measure, Schedule) {
+    run_on(method, &instance(network))
+}
+
+/// The strongest lower bound: `bounds::best` on instances of at most 256 nodes; on larger ones
+/// only the paper's closed forms (`bounds::gossip`, GOS-1, GOS-2), because the generic bounds
+/// inside `best` take about a second on the 30×30 mesh. The sweeps check that the two agree
+/// up to 16×16.
+fn lower_bound(inst: &Instance) -> u64 {
+    if inst.network.len() <= 256 {
+        bounds::best(inst).expect("a gossip instance has lower bounds").value
+    } else {
+        bounds::gossip::bounds(inst).iter().map(|b| b.value).max().expect("a square mesh or torus")
+    }
+}
+
+/// Runs `method` on `network`: the checked length, asserting no duplicate receipt and never
+/// below the lower bound; and the replay of the checked schedule.
+fn sweep_one(method: &str, network: &str) -> (Instance, Measure, Replay) {
+    let inst = instance(network);
+    let (checked, schedule) = run_on(method, &inst);
+    let bound = lower_bound(&inst);
+    assert!(checked.length() >= bound, "{method} on {network}: {} < {bound}", checked.length());
+    assert_eq!(checked.metrics().duplicates, Some(0), "{method} on {network}: duplicate receipts");
+    let replay = Replay::new(inst.network.len(), &schedule);
+    (inst, checked, replay)
+}
+
+/// The checked length (see [`sweep_one`]).
+fn length(method: &str, network: &str) -> u64 {
+    let inst = instance(network);
+    let (checked, _) = run_on(method, &inst);
+    assert!(checked.length() >= lower_bound(&inst), "{method} on {network}");
+    assert_eq!(checked.metrics().duplicates, Some(0), "{method} on {network}: duplicate receipts");
+    checked.length()
+}
+
+/// Number of links (undirected) of a network.
+fn links(inst: &Instance) -> u64 {
+    inst.network.arcs().len() as u64 / 2
+}
+
+/// Idle link instances of a checked H* schedule: links × length − link uses.
+fn idle(inst: &Instance, checked: &Measure) -> u64 {
+    links(inst) * checked.length() - checked.metrics().link_use.expect("store-forward metrics")
+}
+
+/// A checked schedule read back step by step: when each node first holds each token, and which
+/// links each step uses.
+struct Replay {
+    /// `arrival[v][k]`: the step at the end of which node v first holds token k (0: its own).
+    arrival: Vec<Vec<usize>>,
+    /// Per step (index t − 1), the links used, as (min, max) node pairs.
+    used: Vec<HashSet<(usize, usize)>>,
+}
+
+const NEVER: usize = usize::MAX;
+
+impl Replay {
+    fn new(n: usize, schedule: &Schedule) -> Self {
+        let Schedule::StoreForward(steps) = schedule else { panic!("not a store-and-forward schedule") };
+        let mut arrival = vec![vec![NEVER; n]; n];
+        for (v, row) in arrival.iter_mut().enumerate() {
+            row[v] = 0;
+        }
+        let mut used = Vec::new();
+        for (t, step) in steps.iter().enumerate() {
+            let mut links = HashSet::new();
+            for tx in step {
+                links.insert((tx.from.min(tx.to), tx.from.max(tx.to)));
+                for &k in &tx.tokens {
+                    arrival[tx.to][k] = arrival[tx.to][k].min(t + 1);
+                }
+            }
+            used.push(links);
+        }
+        Self { arrival, used }
+    }
+
+    /// The last step in which one of `links` is used (0: never).
+    fn last_use(&self, links: &[(usize, usize)]) -> usize {
+        (1..=self.used.len()).rev().find(|&t| links.iter().any(|l| self.used[t - 1].contains(l))).unwrap_or(0)
+    }
+
+    /// The (link, step) instances of `links` unused in steps `from..=to`.
+    fn idle(&self, links: &[(usize, usize)], from: usize, to: usize) -> Vec<(usize, (usize, usize))> {
+        (from..=to)
+            .flat_map(|t| {
+                links
+                    .iter()
+                    .filter(move |l| !self.used.get(t - 1).is_some_and(|u| u.contains(l)))
+                    .map(move |&l| (t, l))
+            })
+            .collect()
+    }
+}
+
+/// The links of a line, as (min, max) node pairs.
+fn line_links(line: &Line) -> Vec<(usize, usize)> {
+    (0..line.edges())
+        .map(|e| {
+            let (a, b) = line.ends(e);
+            let (u, v) = (line.node(a), line.node(b));
+            (u.min(v), u.max(v))
+        })
+        .collect()
+}
+
+/// Rows 0..n then columns 0..n of an n×n mesh or torus.
+fn lines(n: usize, closed: bool) -> Vec<Line> {
+    (0..n).map(|i| Line::row(i, n, closed)).chain((0..n).map(|j| Line::column(j, n, n, closed))).collect()
+}
+
+/// Whether Phase 1 leaves token `k` at node (i, j) of an n×n grid: its own token, its row's even
+/// tokens and its column's odd tokens (Fig. 1, GOS-6).
+fn after_phase1(n: usize, i: usize, j: usize, k: usize) -> bool {
+    let (ki, kj) = (k / n, k % n);
+    k == i * n + j || (ki == i && (ki + kj) % 2 == 0) || (kj == j && (ki + kj) % 2 == 1)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Closed forms (SPEC steps = the paper's rounds)
+
+/// GOS-7 / GOS-11: S′_odd = S_even = (n² + n − 2)/2.
+fn s_heavy(n: u64) -> u64 {
+    (n * n + n - 2) / 2
+}
+
+/// GOS-10: S″_odd = (n² + n − 4)/2.
+fn s_light(n: u64) -> u64 {
+    (n * n + n - 4) / 2
+}
+
+/// GOS-14, Theorem 1 corrected: n²/2 + n − 1/2 (odd n), n²/2 + n − 1 (even n).
+fn theorem1(n: u64) -> u64 {
+    if n % 2 == 1 { (n * n + 2 * n - 1) / 2 } else { (n * n + 2 * n - 2) / 2 }
+}
+
+/// GOS-25(d), Table 1: Fujita–Yamashita, n²/2 + 2n − 5/2 (odd), n²/2 + 2n − 3 (even).
+fn fujita_yamashita(n: u64) -> u64 {
+    if n % 2 == 1 { (n * n + 4 * n - 5) / 2 } else { (n * n + 4 * n - 6) / 2 }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Path and cycle
+
+/// GOS-8, GOS-27 (Fig. 5): the path algorithm with one token per node takes n + ⌊n/2⌋ − 1
+/// rounds, with (n² − 4n + 3)/2 idle edge instances for odd n (footnote 1).
+#[test]
+fn path_gossip_takes_n_plus_half_n_minus_one() {
+    for n in 2..=30u64 {
+        let network = format!("path:{n}");
+        assert_eq!(length("path-gossip", &network), n + n / 2 - 1, "{network}");
+        let inst = instance(&network);
+        let (checked, _) = run_on("path-gossip", &inst);
+        let expected_idle = if n % 2 == 1 { (n * n - 4 * n + 3) / 2 } else { (n - 1) * (n / 2 - 1) };
+        assert_eq!(idle(&inst, &checked), expected_idle, "{network}: idle instances");
+    }
+}
+
+/// GOS-19 with one token per node: n − 1 rounds, every link busy every round, which is the H*
+/// edge-count bound n(n − 1)/n, so the cycle gossip is optimal.
+#[test]
+fn cycle_gossip_is_optimal() {
+    for n in 3..=30u64 {
+        let network = format!("ring:{n}");
+        let inst = instance(&network);
+        assert_eq!(length("cycle-gossip", &network), n - 1);
+        let (checked, _) = run_on("cycle-gossip", &inst);
+        assert_eq!(idle(&inst, &checked), 0, "{network}");
+        assert_eq!(lower_bound(&inst), n - 1, "{network}: the bound it meets");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mesh: two phases, Theorem 1
+
+/// The lower bound the sweeps compare with equals the paper's: GOS-1 n(n + 1)/2 on the mesh,
+/// GOS-2 ⌈(n² − 1)/2⌉ on the torus.
+fn assert_paper_bound(inst: &Instance, n: u64) {
+    let paper = if inst.network.spec_string().starts_with("mesh") {
+        n * (n + 1) / 2
+    } else {
+        (n * n - 1).div_ceil(2)
+    };
+    assert_eq!(lower_bound(inst), paper, "{}: GOS-1 / GOS-2", inst.name);
+}
+
+/// GOS-4, GOS-5: per mesh line, Phase 1 (the first n − 1 steps of the two-phase schedule; Phase 2
+/// starts at step n) takes n − 1 rounds with broadcasters at both ends (Fig. 2b: odd n, rows
+/// with i even, columns with j odd) or for even n (Fig. 2c), n − 2 otherwise (Fig. 2a); it leaves
+/// (⌊n/2⌋ − 1)(n − 1) idle instances (the white wires times n − 1 edges), the first at t = 3
+/// (Fig. 2b) or t = 2.
+fn assert_phase1_lines(n: usize, replay: &Replay) {
+    for (k, line) in lines(n, false).iter().enumerate() {
+        let ends_broadcast = if k < n { k % 2 == 0 } else { (k - n) % 2 == 1 };
+        let (duration, first_white) = match (n % 2, ends_broadcast) {
+            (1, true) => (n - 1, 3),
+            (1, false) => (n - 2, 2),
+            _ => (n - 1, 2),
+        };
+        let white_wires = n / 2 - 1;
+        let first = (white_wires > 0).then_some(first_white);
+        assert_eq!(phase1_of(n, replay, line), (duration, white_wires * (n - 1), first), "n = {n}, line {k}");
+    }
+}
+
+/// A mesh line's Phase 1 read from the first n − 1 steps of the two-phase schedule: its
+/// duration, its idle instances within it, and the first idle round.
+fn phase1_of(n: usize, replay: &Replay, line: &Line) -> (usize, usize, Option<usize>) {
+    let links = line_links(line);
+    let duration =
+        (1..n).filter(|&t| links.iter().any(|l| replay.used[t - 1].contains(l))).max().unwrap_or(0);
+    let white = replay.idle(&links, 1, duration);
+    (duration, white.len(), white.first().map(|w| w.0))
+}
+
+/// GOS-6: after Phase 1 (step `phase1`) node (i, j) holds exactly its row's even tokens and its
+/// column's odd tokens; for odd n a row node at j holds ⌈n/2⌉ column tokens if j is odd, ⌊n/2⌋ if
+/// even, a column node at i ⌈n/2⌉ row tokens if i is even; n/2 each for even n.
+fn assert_phase1_collects(n: usize, phase1: usize, replay: &Replay) {
+    let count = |heavy: bool| if n % 2 == 1 && heavy { n.div_ceil(2) } else { n / 2 };
+    for i in 0..n {
+        for j in 0..n {
+            let held = |k: usize| replay.arrival[i * n + j][k] <= phase1;
+            let wrong: Vec<usize> = (0..n * n).filter(|&k| held(k) != after_phase1(n, i, j, k)).collect();
+            assert!(wrong.is_empty(), "n = {n}, node ({i}, {j}): tokens {wrong:?} held or missing");
+            let column_tokens = (0..n).filter(|&ii| (ii + j) % 2 == 1 && held(ii * n + j)).count();
+            let row_tokens = (0..n).filter(|&jj| (i + jj) % 2 == 0 && held(i * n + jj)).count();
+            assert_eq!(
+                (column_tokens, row_tokens),
+                (count(j % 2 == 1), count(i % 2 == 0)),
+                "n = {n}, ({i}, {j})"
+            );
+        }
+    }
+}
+
+/// GOS-7, GOS-10, GOS-11, GOS-12: Phase 2 per mesh line, read from the two-phase schedule after
+/// step n − 1: odd n, columns S′_odd = (n² + n − 2)/2 and rows S″_odd = (n² + n − 4)/2; even n,
+/// S_even = (n² + n − 2)/2. Ovals behave like dots: the heavy lines leave exactly as many idle
+/// instances as the one-token path gossip on n nodes (GOS-12).
+fn assert_phase2_lines(n: usize, replay: &Replay) {
+    let path = instance(&format!("path:{n}"));
+    let (path_checked, _) = run_on("path-gossip", &path);
+    let one_token_idle = idle(&path, &path_checked) as usize;
+    for (k, line) in lines(n, false).iter().enumerate() {
+        let links = line_links(line);
+        let phase2 = replay.last_use(&links) - (n - 1);
+        let heavy = n.is_multiple_of(2) || k >= n;
+        let expected = if heavy { s_heavy(n as u64) } else { s_light(n as u64) };
+        assert_eq!(phase2 as u64, expected, "n = {n}, line {k}");
+        if heavy {
+            assert_eq!(
+                replay.idle(&links, n, n - 1 + phase2).len(),
+                one_token_idle,
+                "n = {n}, line {k}: GOS-12"
+            );
+        }
+    }
+}
+
+/// The two-phase algorithm without overlap takes (n − 1) + (n² + n − 2)/2 rounds (GOS-4 with
+/// GOS-7, GOS-11), and its lines follow GOS-4 … GOS-12 step by step.
+#[test]
+fn two_phase_mesh_phase_by_phase() {
+    for n in 2..=30usize {
+        let (inst, checked, replay) = sweep_one("mesh-two-phase", &format!("mesh:{n}x{n}"));
+        assert_eq!(checked.length(), (n as u64 - 1) + s_heavy(n as u64), "n = {n}");
+        if n <= 16 {
+            assert_paper_bound(&inst, n as u64);
+        }
+        assert_phase1_lines(n, &replay);
+        assert_phase1_collects(n, n - 1, &replay);
+        assert_phase2_lines(n, &replay);
+    }
+}
+
+/// GOS-26, Fig. 2: (a) n = 11, broadcasters at 1, 3, …, 9 (row 1): 9 rounds, first white at t = 2,
+/// 40 idle instances; (b) broadcasters at 0, 2, …, 10 (row 0): 10 rounds, t = 3, 40; (c) n = 10:
+/// 9 rounds, t = 2, 36.
+#[test]
+fn fig_2_numbers() {
+    for (n, row, expected) in
+        [(11, 1, (9, 40, Some(2))), (11, 0, (10, 40, Some(3))), (10, 0, (9, 36, Some(2)))]
+    {
+        let (_, _, replay) = sweep_one("mesh-two-phase", &format!("mesh:{n}x{n}"));
+        assert_eq!(phase1_of(n, &replay, &Line::row(row, n, false)), expected, "n = {n}, row {row}");
+    }
+}
+
+/// GOS-13, GOS-29 (Fig. 7): node (0, j) gets the odd tokens of its column one every other round,
+/// the first at t ≤ 2: at 1, 3, 5, … (j even) or 0 (its own), 2, 4, … (j odd).
+fn assert_phase2_inputs_every_other_round(n: usize, replay: &Replay) {
+    for j in 0..n {
+        let mut arrivals: Vec<usize> =
+            (0..n).filter(|&i| (i + j) % 2 == 1).map(|i| replay.arrival[j][i * n + j]).collect();
+        arrivals.sort_unstable();
+        let first = if j % 2 == 0 { 1 } else { 0 };
+        let expected: Vec<usize> = (0..arrivals.len()).map(|m| first + 2 * m).collect();
+        assert_eq!(arrivals, expected, "n = {n}, node (0, {j})");
+    }
+}
+
+/// GOS-14: the combined algorithm takes Theorem 1's corrected n²/2 + n − 1/2 (odd) and
+/// n²/2 + n − 1 (even) rounds, never less than the lower bound (GOS-1, n(n + 1)/2). The printed
+/// statement's "n² + n − 1/2", "n² + n − 1" is a typo: n = 10 takes 59, not 109. GOS-13: Phase 2's
+/// inputs arrive every other round.
+///
+/// GOS-15, against Fujita–Yamashita and the bound: (a) "better … by n steps" is n − 2 for every
+/// n (n = 10: 67 − 59 = 8); (b) "about n/2 steps away from the lower bound" is (n − 1)/2 (odd n)
+/// and n/2 − 1 (even n).
+#[test]
+fn combined_mesh_meets_theorem_1() {
+    for n in 2..=30u64 {
+        let (inst, checked, replay) = sweep_one("mesh-combined", &format!("mesh:{n}x{n}"));
+        let l = checked.length();
+        assert_eq!(l, theorem1(n), "n = {n}");
+        if n <= 16 {
+            assert_paper_bound(&inst, n);
+        }
+        assert_eq!(fujita_yamashita(n) - l, n - 2, "n = {n}: GOS-15(a), the paper says n");
+        assert_eq!(
+            l - n * (n + 1) / 2,
+            if n % 2 == 1 { (n - 1) / 2 } else { n / 2 - 1 },
+            "n = {n}: GOS-15(b)"
+        );
+        assert_phase2_inputs_every_other_round(n as usize, &replay);
+    }
+    assert_eq!((theorem1(10), 10 * 10 + 10 - 1), (59, 109));
+}
+
+/// GOS-17: the combined algorithm takes 7 rounds on the 3×3 mesh, rows 6/5/6 and columns 6/7/6.
+#[test]
+fn combined_3x3_takes_7_with_the_lines_of_fig_8c() {
+    let (checked, schedule) = run("mesh-combined", "mesh:3x3");
+    assert_eq!(checked.length(), 7);
+    let replay = Replay::new(9, &schedule);
+    let per_line: Vec<usize> = lines(3, false).iter().map(|l| replay.last_use(&line_links(l))).collect();
+    assert_eq!(per_line, [6, 5, 6, 6, 7, 6]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// §3.5: 2×2 and 3×3 optimal
+
+/// GOS-16, GOS-30, GOS-3: the 2×2 mesh forwards around its 4-cycle in 3 rounds = Lemma 1, every
+/// link busy every round, no duplicate receipt.
+#[test]
+fn mesh_2x2_is_optimal() {
+    let inst = instance("mesh:2x2");
+    let (checked, schedule) = run_on("mesh-2x2", &inst);
+    assert_eq!(checked.length(), 3);
+    assert_eq!(lower_bound(&inst), 3);
+    assert_eq!((idle(&inst, &checked), checked.metrics().duplicates), (0, Some(0)));
+    let Schedule::StoreForward(steps) = schedule else { unreachable!() };
+    for step in &steps {
+        let arcs: BTreeSet<(usize, usize)> = step.iter().map(|tx| (tx.from, tx.to)).collect();
+        assert_eq!(arcs, BTreeSet::from([(0, 1), (1, 3), (3, 2), (2, 0)]), "one agreed direction");
+    }
+}
+
+/// GOS-31: the claim's reconstruction of the §3.5 6-round schedule, transcribed.
+const GOS_31: [&str; 6] = [
+    "0->1:<0> 1->4:<1> 2->1:<2> 3->0:<3> 3->6:<3> 4->3:<4> 4->5:<4> 5->2:<5> 5->8:<5> 6->7:<6> 7->4:<7> 8->7:<8>",
+    "0->3:<0> 1->0:<2> 1->2:<0> 2->5:<2> 3->4:<3> 4->1:<7> 4->7:<1> 5->4:<5> 6->3:<6> 7->6:<8> 7->8:<6> 8->5:<8>",
+    "0->1:<3> 0->3:<2> 1->4:<0> 2->1:<5> 2->5:<0> 4->3:<1> 4->5:<1> 6->3:<8> 6->7:<3> 7->4:<6> 8->5:<6> 8->7:<5>",
+    "1->0:<1> 1->2:<1> 3->0:<4> 3->4:<8> 3->6:<4> 4->1:<4> 4->7:<4> 5->2:<4> 5->4:<2> 5->8:<4> 7->6:<7> 7->8:<7>",
+    "1->0:<7> 1->2:<7> 3->0:<6> 3->6:<0> 4->1:<6> 4->3:<7> 4->5:<7> 4->7:<0> 5->2:<8> 5->8:<2> 7->6:<1> 7->8:<1>",
+    "1->0:<5> 1->2:<3> 3->0:<8> 3->6:<2> 4->1:<8> 4->3:<5> 4->5:<3> 4->7:<2> 5->2:<6> 5->8:<0> 7->6:<5> 7->8:<3>",
+];
+
+/// GOS-17, GOS-31, GOS-3: the §3.5 modification gossips the 3×3 mesh in 6 rounds = Lemma 1,
+/// every link busy every round; its schedule is exactly the reconstruction of GOS-31.
+#[test]
+fn mesh_3x3_is_optimal_and_is_the_gos_31_schedule() {
+    let inst = instance("mesh:3x3");
+    let (checked, schedule) = run_on("mesh-3x3", &inst);
+    assert_eq!(checked.length(), 6);
+    assert_eq!(lower_bound(&inst), 6);
+    assert_eq!((idle(&inst, &checked), checked.metrics().duplicates), (0, Some(0)));
+    let Schedule::StoreForward(steps) = schedule else { unreachable!() };
+    for (t, (step, line)) in steps.iter().zip(GOS_31).enumerate() {
+        let ours: BTreeSet<(usize, usize, usize)> =
+            step.iter().map(|tx| (tx.from, tx.to, tx.tokens[0])).collect();
+        let paper: BTreeSet<(usize, usize, usize)> = line
+            .split_whitespace()
+            .map(|hop| {
+                let (arc, token) = hop.split_once(":<").unwrap();
+                let (u, v) = arc.split_once("->").unwrap();
+                (u.parse().unwrap(), v.parse().unwrap(), token.trim_end_matches('>').parse().unwrap())
+            })
+            .collect();
+        assert_eq!(ours, paper, "step {}", t + 1);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Torus
+
+/// GOS-20, Theorem 2: n²/2 rounds = Lemma 2 (GOS-2), hence optimal. Step by step: GOS-18, GOS-32,
+/// Phase 1 takes n/2 rounds (every node then holds its row's even and its column's odd tokens)
+/// and leaves n/2 idle instances per ring, all in round n/2; GOS-19, every link is busy in every
+/// round of Phase 2; GOS-3, no duplicate receipt and exactly n² idle instances.
+#[test]
+fn even_torus_meets_theorem_2() {
+    for n in (4..=30usize).step_by(2) {
+        let (inst, checked, replay) = sweep_one("torus-even", &format!("torus:{n}x{n}"));
+        assert_eq!(checked.length(), (n * n / 2) as u64, "n = {n}");
+        assert_eq!(lower_bound(&inst), (n * n / 2) as u64, "n = {n}: GOS-2");
+        if n <= 16 {
+            assert_paper_bound(&inst, n as u64);
+        }
+        assert_eq!(idle(&inst, &checked), (n * n) as u64, "n = {n}: GOS-3");
+        assert_phase1_collects(n, n / 2, &replay);
+        for (k, line) in lines(n, true).iter().enumerate() {
+            let links = line_links(line);
+            let white = replay.idle(&links, 1, n / 2);
+            assert_eq!(white.len(), n / 2, "n = {n}, ring {k}: GOS-18");
+            assert!(white.iter().all(|&(t, _)| t == n / 2), "n = {n}, ring {k}: GOS-18");
+            assert!(replay.idle(&links, n / 2 + 1, checked.length() as usize).is_empty(), "n = {n}: GOS-19");
+        }
+    }
+}
+
+/// GOS-23, Theorem 3 corrected ("n is even" reads odd): (n² + 1)/2 + 1 rounds, 2 above Lemma 2.
+/// Step by step: GOS-21, GOS-33, with the delayer Phase 1 is over after ⌊n/2⌋ + 1 rounds (every
+/// node holds its row's even and its column's odd tokens); GOS-22, Phase 2 then takes
+/// n²/2 − n/2 + 1 rounds on the columns (even positions heavier, the dominating case) and
+/// (n² − n)/2 on the rows.
+#[test]
+fn odd_torus_meets_theorem_3() {
+    for n in (3..=29usize).step_by(2) {
+        let (inst, checked, replay) = sweep_one("torus-odd-delayer", &format!("torus:{n}x{n}"));
+        assert_eq!(checked.length(), ((n * n).div_ceil(2) + 1) as u64, "n = {n}");
+        assert_eq!(lower_bound(&inst) + 2, checked.length(), "n = {n}: 2 above Lemma 2");
+        if n <= 16 {
+            assert_paper_bound(&inst, n as u64);
+        }
+        let phase1 = n / 2 + 1;
+        assert_phase1_collects(n, phase1, &replay);
+        for (k, line) in lines(n, true).iter().enumerate() {
+            let height = replay.last_use(&line_links(line)) - phase1;
+            let expected = if k >= n { (n * n - n + 2) / 2 } else { (n * n - n) / 2 };
+            assert_eq!(height, expected, "n = {n}, ring {k}: GOS-22");
+        }
+    }
+}
+
+/// The building blocks' own dot-wire diagrams carry the figures' numbers (the checked schedules
+/// above carry the same): Fig. 2 (GOS-26) Phase 1 on one 11- or 10-node mesh line; Fig. 5
+/// (GOS-8, GOS-27) the one-token path gossip on 11 nodes, 15 rounds and 40 white dots; Fig. 9a
+/// (GOS-18) Phase 1 on a 10-node torus ring, 5 rounds and 5 white dots, all in the last round.
+#[test]
+fn dot_wire_diagrams_of_figs_2_5_9() {
+    let line = |n: usize| Line::open((0..n).collect());
+    let at =
+        |n: usize, first: usize| -> Vec<(usize, usize)> { (first..n).step_by(2).map(|p| (p, p)).collect() };
+    for (n, first, expected) in
+        [(11, 1, (9, 40, Some(2))), (11, 0, (10, 40, Some(3))), (10, 0, (9, 36, Some(2)))]
+    {
+        let d = half_gossip(&line(n), &at(n, first), Reach::Ends).unwrap();
+        assert_eq!((d.len(), d.idle(), d.first_idle()), expected, "Fig. 2, n = {n}");
+        assert_eq!(d.black(), at(n, first).len() * (n - 1), "every token crosses every edge once");
+    }
+    let nodes: Vec<usize> = (0..11).collect();
+    let fig5 = path_gossip(11, &own_tokens(&nodes), &DotWire::new(10));
+    assert_eq!((fig5.len(), fig5.idle()), (15, 40), "Fig. 5");
+    let ring = Line::closed((0..10).collect());
+    let fig9a = half_gossip(&ring, &at(10, 0), Reach::Ring).unwrap();
+    assert_eq!((fig9a.len(), fig9a.idle(), fig9a.first_idle()), (5, 5, Some(5)), "Fig. 9a");
+}
+
+/// Fig. 10a: on an odd ring the even-ring Phase 1 makes v_0's and v_{n−1}'s wires cross in round
+/// 1; the delayer's Phase 1 has no crossing and takes ⌊n/2⌋ + 1 rounds, also with ⌊n/2⌋
+/// broadcasters (Fig. 10b).
+#[test]
+fn the_delayer_avoids_the_fig_10a_collision() {
+    let ring = Line::closed((0..9).collect());
+    let even: Vec<(usize, usize)> = (0..9).step_by(2).map(|p| (p, p)).collect();
+    let odd: Vec<(usize, usize)> = (1..9).step_by(2).map(|p| (p, p)).collect();
+    let err = half_gossip(&ring, &even, Reach::Ring).unwrap_err().to_string();
+    assert!(err.contains("round 1, edge 8"), "{err}");
+    assert_eq!(delayed_half_gossip(&ring, &even).unwrap().len(), 5);
+    assert_eq!(delayed_half_gossip(&ring, &odd).unwrap().len(), 5);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The paper's instances, applicability, other models
+
+/// Every instance of `instances/003`: every applicable method's schedule is admissible and never
+/// below `bounds::best`, and the best of them is the paper's stated length.
+#[test]
+fn paper_instances_get_their_stated_lengths() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("instances/003");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.retain(|p| p.extension().is_some_and(|x| x == "toml"));
+    assert_eq!(files.len(), 11);
+    for file in files {
+        let inst = load_instance(&file).unwrap();
+        let best = bounds::best(&inst).unwrap().value;
+        let methods = for_instance(&inst);
+        assert!(!methods.is_empty(), "{}", inst.name);
+        let lengths: Vec<u64> = methods.iter().map(|m| run_on(m.name, &inst).0.length()).collect();
+        assert!(lengths.iter().all(|&l| l >= best), "{}: {lengths:?} vs {best}", inst.name);
+        assert_eq!(lengths.iter().min().copied(), inst.paper.length, "{}", inst.name);
+    }
+}
+
+/// The methods refuse what they do not solve, naming the reason; under F* (weaker than H*) the
+/// same schedules are admissible.
+#[test]
+fn applicability() {
+    let refused = |method: &str, inst: &Instance| match find(method).unwrap().produce(inst) {
+        Err(Error::NotApplicable { reason, .. }) => reason,
+        other => panic!("{method} on {}: {other:?}", inst.name),
+    };
+    assert!(refused("mesh-combined", &instance_under("mesh:4x4", PortRule::H1)).contains("H1"));
+    assert!(refused("torus-even", &instance("torus:5x5")).contains("torus-odd-delayer"));
+    assert!(refused("torus-odd-delayer", &instance("torus:4x6")).contains("torus-even"));
+    assert!(refused("mesh-3x3", &instance("mesh:4x4")).contains("3x3"));
+    assert!(refused("path-gossip", &instance("ring:5")).contains("path"));
+    let fstar = instance_under("mesh:7x7", PortRule::FStar);
+    assert_eq!(run_on("mesh-combined", &fstar).0.length(), theorem1(7));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Rectangular meshes: both mesh algorithms are admissible, duplicate-free, never below the
+    /// lower bound, and Phase 2 cutting into Phase 1 never makes it slower.
+    #[test]
+    fn rectangular_meshes(r in 1usize..=10, c in 1usize..=10) {
+        prop_assume!(r * c >= 2);
+        let network = format!("mesh:{r}x{c}");
+        let combined = length("mesh-combined", &network);
+        let two_phase = length("mesh-two-phase", &network);
+        prop_assert!(combined <= two_phase, "{network}: {combined} > {two_phase}");
+    }
+
+    /// Rectangular tori: the algorithm of their parity is admissible, duplicate-free, never below
+    /// the lower bound; with r and c even it takes rc/2 + |r − c|/2 rounds (Phase 1 max(r, c)/2,
+    /// Phase 2 max((r/2)(c − 1), (c/2)(r − 1)); our derivation, the paper states squares only).
+    #[test]
+    fn rectangular_tori(r in 3usize..=10, c in 3usize..=10) {
+        let network = format!("torus:{r}x{c}");
+        let even = r % 2 == 0 && c % 2 == 0;
+        let l = length(if even { "torus-even" } else { "torus-odd-delayer" }, &network);
+        if even {
+            prop_assert_eq!(l, (r * c / 2 + r.abs_diff(c) / 2) as u64, "{}", network);
+        }
+    }
+}
