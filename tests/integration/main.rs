@@ -2,6 +2,7 @@
 //! file). Each module tests one layer against the papers' numbers; see its module doc.
 
 mod bounds;
+mod chatting;
 mod checker_bufferless;
 mod checker_fat_tree;
 mod checker_sf;

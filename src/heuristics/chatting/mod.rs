@@ -1,0 +1,235 @@
+//! # Chatting: virtual schedules and their transformations (paper 000)
+//!
+//! Paper 000 (Bhatt, Bilardi, Pucci, Ranade, Rosenberg, Schwabe, "On Bufferless Routing of
+//! Variable Length Messages in Leveled Networks"). Bufferless model, multi-port (SPEC §4.1). A
+//! chatting schedule gives each message its start s(M) (flit h crosses arc e_k in step
+//! s + h + k, (2.4)); a virtual schedule gives it a virtual start v(M) (it occupies every arc
+//! of its path in steps v..v+ℓ−1, (3.2)). Both are plain [`Start`] lists here.
+//!
+//! The paper's strategy: build a virtual schedule σ on a forward-leveled (FL) network, then
+//! turn it into a chatting schedule with the VO transformation (Theorem 3.2).
+//!
+//! | item | file | paper | claims |
+//! |---|---|---|---|
+//! | LS transformation | [`ls_transformation`](mod@ls_transformation) | §3.4A, Theorem 3.1 | CHAT-6, CHAT-7 |
+//! | VO transformation | [`vo_transformation`](mod@vo_transformation) | §3.4B, Theorem 3.2 | CHAT-8 … CHAT-11 |
+//! | OV transformation | [`ov_transformation`](mod@ov_transformation) | §3.4B, Theorem 3.3, Corollary 3.1 | CHAT-12, CHAT-13 |
+//! | `first-fit` | [`first_fit`](mod@first_fit) | §4.1, Theorem 4.4, Corollary 4.2 | CHAT-14, CHAT-15 |
+//! | stretching, shrinking, `length-classes-*` | [`length_classes`](mod@length_classes) | §5.1, Theorems 5.1, 5.2; §5.2 | CHAT-19 … CHAT-22, CHAT-27, CHAT-28 |
+//! | `esm-slot`, `esm-slot-refined` | [`esm_slot`](mod@esm_slot) | §5.2, Theorem 5.3 | CHAT-23 … CHAT-26 |
+//! | `recursive-cut` | [`recursive_cut`](mod@recursive_cut) | §6.2 | CHAT-29 |
+//! | two ULAs, four ESMs | [`fl_parts`](mod@fl_parts) | §3.4 (bidirectional array), §5.2 (full mesh) | CHAT-24 |
+//!
+//! Every registered method builds a virtual schedule on each FL part of the network
+//! ([`fl_parts()`]); on a virtual instance it returns the virtual schedule, on a chatting instance
+//! the VO image of it. Callers check every schedule; the tests assert on the checker's lengths.
+//! Not implemented: Kierstead's storage allocation (§4.2, CHAT-16 … CHAT-18) and the
+//! bidirectional-tree decomposition (§6.3, CHAT-30 … CHAT-33).
+
+pub mod esm_slot;
+pub mod first_fit;
+pub mod fl_parts;
+pub mod length_classes;
+pub mod ls_transformation;
+pub mod ov_transformation;
+pub mod recursive_cut;
+pub mod vo_transformation;
+
+pub use esm_slot::{SlotTest, esm_slot, esm_slots};
+pub use first_fit::{first_fit, first_fit_tracks};
+pub use fl_parts::{Part, fl_parts};
+pub use length_classes::{
+    by_length_classes, length_class, length_classes_esm_slot, length_classes_first_fit, shrink, stretch,
+};
+pub use ls_transformation::{ls, ls_inverse};
+pub use ov_transformation::ov;
+pub use recursive_cut::{cut_level, recursive_cut, recursive_cut_sigma};
+pub use vo_transformation::{home_region, vo};
+
+use super::Method;
+use crate::error::{Error, Result};
+use crate::spec::{Family, Instance, Message, Model, Network, Port, Problem, RingTie, Schedule, Start};
+
+/// The registered chatting algorithms.
+pub static METHODS: &[Method] = &[
+    first_fit::METHOD,
+    length_classes::FIRST_FIT_METHOD,
+    esm_slot::METHOD,
+    esm_slot::REFINED_METHOD,
+    length_classes::ESM_SLOT_METHOD,
+    length_classes::ESM_SLOT_REFINED_METHOD,
+    recursive_cut::METHOD,
+];
+
+/// One message as the transformations see it on an FL-network: its id, length ℓ, hop count d
+/// and the level of its first arc, level(e_0) (the level of its source node).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Leveled {
+    /// Message id.
+    pub id: usize,
+    /// ℓ(M), flits.
+    pub len: i64,
+    /// d(M), arcs.
+    pub hops: i64,
+    /// level(e_0(M)).
+    pub level: i64,
+}
+
+/// The messages of a bufferless instance with the levels of their first arcs, or
+/// [`Error::NotApplicable`] (naming `what`) when the network is not forward-leveled (§3.4).
+pub fn leveled(inst: &Instance, what: &str) -> Result<Vec<Leveled>> {
+    let messages = inst.messages()?;
+    let levels =
+        inst.network.levels().map_err(|reason| Error::NotApplicable { method: what.to_string(), reason })?;
+    Ok(leveled_on(&levels, &messages))
+}
+
+/// [`Leveled`] messages given the node levels of an FL-network.
+pub(crate) fn leveled_on(levels: &[usize], messages: &[Message]) -> Vec<Leveled> {
+    messages
+        .iter()
+        .map(|m| Leveled {
+            id: m.id,
+            len: m.len as i64,
+            hops: m.arcs.len() as i64,
+            level: levels[m.src] as i64,
+        })
+        .collect()
+}
+
+/// The start of each message (in message order) read from a start list; a message without a
+/// start is an input error.
+pub(crate) fn values(messages: &[Leveled], starts: &[Start]) -> Result<Vec<i64>> {
+    let by_id: std::collections::HashMap<usize, i64> = starts.iter().map(|s| (s.msg, s.start)).collect();
+    messages
+        .iter()
+        .map(|m| {
+            by_id.get(&m.id).copied().ok_or_else(|| {
+                crate::InputError::new("", "starts", format!("message {} has no start", m.id)).into()
+            })
+        })
+        .collect()
+}
+
+/// A start list from per-message values (in message order).
+pub(crate) fn starts(messages: &[Leveled], values: &[i64]) -> Vec<Start> {
+    messages.iter().zip(values).map(|(m, &start)| Start { msg: m.id, start }).collect()
+}
+
+/// The values shifted so that the smallest is 1 (the normalisation of §3.4B: the first event
+/// in step 1, SPEC §1).
+pub(crate) fn normalised(values: Vec<i64>) -> Vec<i64> {
+    let min = values.iter().copied().min().unwrap_or(1);
+    values.into_iter().map(|v| v - min + 1).collect()
+}
+
+/// S(σ) = max σ − min σ + 1 (3.5) of virtual starts.
+pub(crate) fn virtual_duration(messages: &[Leveled], v: &[i64]) -> i64 {
+    let lo = v.iter().copied().min().unwrap_or(0);
+    let hi = messages.iter().zip(v).map(|(m, &v)| v + m.len - 1).max().unwrap_or(-1);
+    hi - lo + 1
+}
+
+/// T(τ) = max τ − min τ + 1 (2.5) of chatting starts.
+pub(crate) fn chatting_duration(messages: &[Leveled], s: &[i64]) -> i64 {
+    let lo = s.iter().copied().min().unwrap_or(0);
+    let hi = messages.iter().zip(s).map(|(m, &s)| s + m.len + m.hops - 2).max().unwrap_or(-1);
+    hi - lo + 1
+}
+
+/// A procedure that builds a virtual schedule (virtual starts ≥ 1, in message order) for
+/// messages on an FL part (a ULA or an ESM).
+pub type Procedure = fn(&Network, &[Message]) -> Result<Vec<i64>>;
+
+/// The networks a method runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// A ULA, or a bidirectional linear array as two ULAs.
+    LinearArray,
+    /// An ESM, or a full mesh as four ESMs.
+    Mesh,
+}
+
+/// `Ok(())` when `inst` is a multi-port chatting instance on a network of `shape` with atlas
+/// paths (and unit lengths when `unit`), else the reason.
+pub(crate) fn fits(inst: &Instance, shape: Shape, unit: bool) -> std::result::Result<(), String> {
+    let Problem::Chatting(specs) = &inst.problem else {
+        return Err(format!("it solves chatting, not {}", inst.problem));
+    };
+    match inst.model {
+        Model::Bufferless { port: Port::Multi, .. } => {}
+        Model::Bufferless { port: Port::Single, .. } => {
+            return Err("it is a multi-port algorithm (000 §2.1: one flit per arc and step); the \
+                        instance is single-port"
+                .into());
+        }
+        ref m => return Err(format!("it needs the bufferless model, not {}", m.name())),
+    }
+    let network = inst.network.spec_string();
+    let ok = matches!(
+        (inst.network.family(), shape),
+        (Family::Ula(_) | Family::Path(_), Shape::LinearArray)
+            | (Family::Esm(_) | Family::Mesh(..), Shape::Mesh)
+    );
+    if !ok {
+        return Err(match shape {
+            Shape::LinearArray => format!(
+                "it runs on a ULA or on a bidirectional linear array as two ULAs (000 §3.4), not on {network}"
+            ),
+            Shape::Mesh => {
+                format!("it runs on an ESM or on a full mesh as four ESMs (000 §5.2), not on {network}")
+            }
+        });
+    }
+    if unit && let Some(i) = specs.iter().position(|m| m.length != 1) {
+        return Err(format!("it needs unit-length messages; message {i} has {} flits", specs[i].length));
+    }
+    let messages = inst.messages().map_err(|e| e.to_string())?;
+    for m in &messages {
+        if inst.network.default_path(m.src, m.dst, RingTie::Clockwise).as_ref() != Some(&m.nodes) {
+            return Err(format!(
+                "message {} has an explicit path that is not the atlas path (the algorithm assumes \
+                 the paper's designated paths)",
+                m.id
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Runs `procedure` on every FL part of the instance's network ([`fl_parts()`]) and returns its
+/// virtual schedule on a virtual instance, the VO image of it (Theorem 3.2) on a chatting
+/// instance. The parts of one phase use disjoint arcs and run at once; phases follow each other.
+pub(crate) fn produce(inst: &Instance, method: &Method, procedure: Procedure) -> Result<Schedule> {
+    (method.applies)(inst)
+        .map_err(|reason| Error::NotApplicable { method: method.name.to_string(), reason })?;
+    let virtual_schedule = matches!(inst.model, Model::Bufferless { virtual_schedule: true, .. });
+    let mut out = Vec::new();
+    let mut offset = 0;
+    for phase in fl_parts(inst)? {
+        let mut phase_length = 0;
+        for part in phase {
+            let levels = part.network.levels().expect("a ULA and an ESM are forward-leveled");
+            let messages = leveled_on(&levels, &part.messages);
+            let sigma = normalised(procedure(&part.network, &part.messages)?);
+            let values =
+                if virtual_schedule { sigma } else { vo_transformation::vo_values(&messages, &sigma) };
+            // The last step of the part (its values start at step 1 or later).
+            let length = messages
+                .iter()
+                .zip(&values)
+                .map(|(m, &v)| v + m.len - 1 + if virtual_schedule { 0 } else { m.hops - 1 })
+                .max()
+                .unwrap_or(0);
+            phase_length = phase_length.max(length);
+            out.extend(messages.iter().zip(&values).map(|(m, &v)| Start { msg: m.id, start: v + offset }));
+        }
+        offset += phase_length;
+    }
+    out.sort_by_key(|s| s.msg);
+    Ok(if virtual_schedule {
+        Schedule::Virtual(out)
+    } else {
+        Schedule::Bufferless { starts: out, control: Vec::new() }
+    })
+}
