@@ -12,8 +12,9 @@ use commsched::bounds::{
 };
 use commsched::checker::{Verdict, check};
 use commsched::heuristics::chatting::{
-    SlotTest, esm_slot, esm_slots, first_fit, fl_parts, home_region, length_classes_esm_slot,
-    length_classes_first_fit, ls, ls_inverse, ov, recursive_cut, shrink, stretch, vo,
+    SlotTest, esm_slot, esm_slots, first_fit, first_fit_by_length_class, fl_parts, home_region,
+    length_classes_esm_slot, length_classes_first_fit, ls, ls_inverse, ov, recursive_cut, shrink, stretch,
+    vo,
 };
 use commsched::heuristics::{find, for_instance};
 use commsched::spec::io::load_instance;
@@ -497,6 +498,30 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(150))]
+
+    /// CHAT-16 … CHAT-18 for the documented substitute of Kierstead's step 3 (first-fit on
+    /// aligned power-of-two blocks): admissible; each message starts on a block boundary of its
+    /// rounded height (consecutive tracks); measured within Theorem 4.5(b)'s 6C tracks and
+    /// Corollary 4.3's T < 6C + Q, which are proved for Kierstead's colouring, not for this one.
+    #[test]
+    fn first_fit_by_length_class_measured((net, msgs) in prop_oneof![ula_instance(9), path_instance(9)]) {
+        let inst = chatting(&net, &msgs, true);
+        let (c, _, q) = params(&inst);
+        let sigma = first_fit_by_length_class(&inst).unwrap();
+        let s = checked(&inst, &sigma);
+        prop_assert!(s <= 6 * c, "S = {s} > 6C = {}", 6 * c);
+        let by_id = inst.messages().unwrap();
+        for (st, m) in starts_of(&sigma).iter().zip(&by_id) {
+            prop_assert_eq!((st.start - 1) % m.len.next_power_of_two() as i64, 0);
+        }
+        let chat = as_model(&inst, false);
+        let t = checked(&chat, &first_fit_by_length_class(&chat).unwrap());
+        prop_assert!(t < 6 * c + q, "T = {t} ≥ 6C + Q = {}", 6 * c + q);
+    }
+}
+
 /// CHAT-27 on the illustrative §5.2 instance: C = 5, L = 4, N = 4, bound 72.
 #[test]
 fn corollary_5_1_on_esm4() {
@@ -519,8 +544,9 @@ fn registry_applies_by_network() {
         names.sort();
         names
     };
-    assert_eq!(chat_methods(&load("ula8-sec41")), ["first-fit", "length-classes-first-fit", "recursive-cut"]);
-    assert_eq!(chat_methods(&load("ula8-fig3")), ["length-classes-first-fit", "recursive-cut"]);
+    let general = ["first-fit-by-length-class", "length-classes-first-fit", "recursive-cut"];
+    assert_eq!(chat_methods(&load("ula8-sec41")), [&["first-fit"][..], &general].concat());
+    assert_eq!(chat_methods(&load("ula8-fig3")), general);
     assert_eq!(
         chat_methods(&load("esm3-chat26")),
         ["esm-slot", "esm-slot-refined", "length-classes-esm-slot", "length-classes-esm-slot-refined"]

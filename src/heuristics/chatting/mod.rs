@@ -15,6 +15,7 @@
 //! | VO transformation | [`vo_transformation`](mod@vo_transformation) | §3.4B, Theorem 3.2 | CHAT-8 … CHAT-11 |
 //! | OV transformation | [`ov_transformation`](mod@ov_transformation) | §3.4B, Theorem 3.3, Corollary 3.1 | CHAT-12, CHAT-13 |
 //! | `first-fit` | [`first_fit`](mod@first_fit) | §4.1, Theorem 4.4, Corollary 4.2 | CHAT-14, CHAT-15 |
+//! | `first-fit-by-length-class` (a substitute, **not** Kierstead's) | [`first_fit_by_length_class`](mod@first_fit_by_length_class) | §4.2, Theorem 4.5, Corollary 4.3 | CHAT-16 … CHAT-18 (measured) |
 //! | stretching, shrinking, `length-classes-*` | [`length_classes`](mod@length_classes) | §5.1, Theorems 5.1, 5.2; §5.2 | CHAT-19 … CHAT-22, CHAT-27, CHAT-28 |
 //! | `esm-slot`, `esm-slot-refined` | [`esm_slot`](mod@esm_slot) | §5.2, Theorem 5.3 | CHAT-23 … CHAT-26 |
 //! | `recursive-cut` | [`recursive_cut`](mod@recursive_cut) | §6.2 | CHAT-29 |
@@ -23,11 +24,13 @@
 //! Every registered method builds a virtual schedule on each FL part of the network
 //! ([`fl_parts()`]); on a virtual instance it returns the virtual schedule, on a chatting instance
 //! the VO image of it. Callers check every schedule; the tests assert on the checker's lengths.
-//! Not implemented: Kierstead's storage allocation (§4.2, CHAT-16 … CHAT-18) and the
-//! bidirectional-tree decomposition (§6.3, CHAT-30 … CHAT-33).
+//! Not implemented: Kierstead's on-line colouring (§4.2, \[7\]; the paper does not describe it,
+//! a documented substitute stands in) and the bidirectional-tree decomposition (§6.3,
+//! CHAT-30 … CHAT-33).
 
 pub mod esm_slot;
 pub mod first_fit;
+pub mod first_fit_by_length_class;
 pub mod fl_parts;
 pub mod length_classes;
 pub mod ls_transformation;
@@ -37,6 +40,7 @@ pub mod vo_transformation;
 
 pub use esm_slot::{SlotTest, esm_slot, esm_slots};
 pub use first_fit::{first_fit, first_fit_tracks};
+pub use first_fit_by_length_class::{first_fit_by_length_class, first_fit_by_length_class_sigma};
 pub use fl_parts::{Part, fl_parts};
 pub use length_classes::{
     by_length_classes, length_class, length_classes_esm_slot, length_classes_first_fit, shrink, stretch,
@@ -54,6 +58,7 @@ use crate::spec::{Family, Instance, Message, Model, Network, Port, Problem, Ring
 pub static METHODS: &[Method] = &[
     first_fit::METHOD,
     length_classes::FIRST_FIT_METHOD,
+    first_fit_by_length_class::METHOD,
     esm_slot::METHOD,
     esm_slot::REFINED_METHOD,
     length_classes::ESM_SLOT_METHOD,
@@ -199,7 +204,8 @@ pub(crate) fn fits(inst: &Instance, shape: Shape, unit: bool) -> std::result::Re
 
 /// Runs `procedure` on every FL part of the instance's network ([`fl_parts()`]) and returns its
 /// virtual schedule on a virtual instance, the VO image of it (Theorem 3.2) on a chatting
-/// instance. The parts of one phase use disjoint arcs and run at once; phases follow each other.
+/// instance (shifted to start in step 1). The parts of one phase use disjoint arcs and run at
+/// once; phases follow each other.
 pub(crate) fn produce(inst: &Instance, method: &Method, procedure: Procedure) -> Result<Schedule> {
     (method.applies)(inst)
         .map_err(|reason| Error::NotApplicable { method: method.name.to_string(), reason })?;
@@ -212,9 +218,14 @@ pub(crate) fn produce(inst: &Instance, method: &Method, procedure: Procedure) ->
             let levels = part.network.levels().expect("a ULA and an ESM are forward-leveled");
             let messages = leveled_on(&levels, &part.messages);
             let sigma = normalised(procedure(&part.network, &part.messages)?);
-            let values =
-                if virtual_schedule { sigma } else { vo_transformation::vo_values(&messages, &sigma) };
-            // The last step of the part (its values start at step 1 or later).
+            // VO puts first flits in 1..S, not necessarily at 1: shifted, the part's last step
+            // is its duration T(τ) (2.5).
+            let values = if virtual_schedule {
+                sigma
+            } else {
+                normalised(vo_transformation::vo_values(&messages, &sigma))
+            };
+            // The last step of the part (its values start at step 1).
             let length = messages
                 .iter()
                 .zip(&values)
