@@ -12,9 +12,9 @@ use commsched::bounds::{
 };
 use commsched::checker::{Verdict, check};
 use commsched::heuristics::chatting::{
-    SlotTest, esm_slot, esm_slots, first_fit, first_fit_by_length_class, fl_parts, home_region,
-    length_classes_esm_slot, length_classes_first_fit, ls, ls_inverse, ov, recursive_cut, shrink, stretch,
-    vo,
+    SlotTest, bt_cut_decomposition, cut_levels, esm_slot, esm_slots, first_fit, first_fit_by_length_class,
+    fl_parts, home_region, length_classes_esm_slot, length_classes_first_fit, ls, ls_inverse, ov,
+    recursive_cut, shrink, stretch, vo,
 };
 use commsched::heuristics::{find, for_instance};
 use commsched::spec::io::load_instance;
@@ -522,6 +522,67 @@ proptest! {
     }
 }
 
+/// (network, messages) on a random tree: node i > 0 hangs below a random earlier node.
+fn tree_instance(max_len: i64) -> impl Strategy<Value = (String, Vec<(usize, usize, i64)>)> {
+    (2usize..13).prop_flat_map(move |n| {
+        let parents = prop::collection::vec(0usize..1000, n - 1).prop_map(|p| {
+            p.iter().enumerate().map(|(i, &r)| (r % (i + 1)).to_string()).collect::<Vec<_>>().join(",")
+        });
+        let msg = (0..n, 1..n, 1..=max_len).prop_map(move |(u, d, l)| (u, (u + d) % n, l));
+        (parents.prop_map(|p| format!("tree:{p}")), prop::collection::vec(msg, 1..10))
+    })
+}
+
+/// δ: the largest number of neighbours of a node.
+fn max_degree(inst: &Instance) -> u64 {
+    inst.network.out_neighbours().iter().map(Vec::len).max().unwrap() as u64
+}
+
+/// ⌈δ log2 n⌉, computed in floating point as the paper writes it.
+fn bt_depth(inst: &Instance) -> u64 {
+    (max_degree(inst) as f64 * (inst.network.len() as f64).log2()).ceil() as u64
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(150))]
+
+    /// CHAT-30, CHAT-31: every cut leaves parts of ⌊s/δ⌋ … ⌈(δ−1)s/δ⌉ nodes (s the subtree's
+    /// size) and the recursion ends within ⌈δ log n⌉ levels, with single nodes.
+    /// CHAT-33: the schedule is admissible with T ≤ 2(C + Q)⌈δ log n⌉ (also as virtual).
+    #[test]
+    fn bt_cut_decomposition_bounds((net, msgs) in prop_oneof![tree_instance(4), path_instance(4)]) {
+        let inst = chatting(&net, &msgs, false);
+        let delta = max_degree(&inst);
+        let levels = cut_levels(&inst.network);
+        prop_assert!(levels.len() as u64 <= bt_depth(&inst), "{} levels > ⌈δ log n⌉ = {}", levels.len(), bt_depth(&inst));
+        prop_assert_eq!(levels.iter().map(Vec::len).sum::<usize>(), inst.network.len() - 1);
+        // Proposition 6.1 needs δ > 1 (a 2-node tree has δ = 1).
+        for cut in levels.iter().flatten().filter(|_| delta > 1) {
+            let s = (cut.sizes.0 + cut.sizes.1) as u64;
+            for part in [cut.sizes.0 as u64, cut.sizes.1 as u64] {
+                prop_assert!(part >= s / delta && part <= ((delta - 1) * s).div_ceil(delta), "{cut:?}, δ = {delta}");
+            }
+        }
+        let (c, _, q) = params(&inst);
+        let t = checked(&inst, &bt_cut_decomposition(&inst).unwrap());
+        prop_assert!(t <= 2 * (c + q) * bt_depth(&inst), "T = {t}, C = {c}, Q = {q}");
+        checked(&as_model(&inst, true), &bt_cut_decomposition(&as_model(&inst, true)).unwrap());
+    }
+}
+
+/// CHAT-33 on the illustrative §6.3 tree: C = 5, Q = 5, δ = 3, ⌈3 log 7⌉ = 9, bound 180.
+#[test]
+fn theorem_6_1_on_tree7() {
+    let inst = load("tree7-sec63");
+    let (c, _, q) = params(&inst);
+    assert_eq!((c, q, max_degree(&inst), bt_depth(&inst)), (5, 5, 3, 9));
+    let levels = cut_levels(&inst.network);
+    // Cuts: 0-1 (3 | 4 nodes), then the stars at 1 and 2, then what is left: 4 levels ≤ 9.
+    assert_eq!(levels.len(), 4);
+    let t = checked(&inst, &bt_cut_decomposition(&inst).unwrap());
+    assert!(t <= 180, "T = {t}");
+}
+
 /// CHAT-27 on the illustrative §5.2 instance: C = 5, L = 4, N = 4, bound 72.
 #[test]
 fn corollary_5_1_on_esm4() {
@@ -535,7 +596,7 @@ fn corollary_5_1_on_esm4() {
 }
 
 /// The registry: each instance gets the methods for its network and lengths; a single-port
-/// instance and a tree get none of them, with the reason.
+/// instance gets none of them, with the reason.
 #[test]
 fn registry_applies_by_network() {
     let chat_methods = |inst: &Instance| {
@@ -555,7 +616,7 @@ fn registry_applies_by_network() {
         chat_methods(&load("esm4-sec52")),
         ["length-classes-esm-slot", "length-classes-esm-slot-refined"]
     );
-    assert!(chat_methods(&load("tree7-sec63")).is_empty());
+    assert_eq!(chat_methods(&load("tree7-sec63")), ["bt-cut-decomposition"]);
     let single = Instance {
         model: Model::Bufferless {
             port: Port::Single,

@@ -19,14 +19,15 @@
 //! | stretching, shrinking, `length-classes-*` | [`length_classes`](mod@length_classes) | §5.1, Theorems 5.1, 5.2; §5.2 | CHAT-19 … CHAT-22, CHAT-27, CHAT-28 |
 //! | `esm-slot`, `esm-slot-refined` | [`esm_slot`](mod@esm_slot) | §5.2, Theorem 5.3 | CHAT-23 … CHAT-26 |
 //! | `recursive-cut` | [`recursive_cut`](mod@recursive_cut) | §6.2 | CHAT-29 |
+//! | `bt-cut-decomposition` | [`tree_cuts`](mod@tree_cuts) | §6.3, Proposition 6.1, Theorem 6.1 | CHAT-30 … CHAT-33 |
 //! | two ULAs, four ESMs | [`fl_parts`](mod@fl_parts) | §3.4 (bidirectional array), §5.2 (full mesh) | CHAT-24 |
 //!
-//! Every registered method builds a virtual schedule on each FL part of the network
-//! ([`fl_parts()`]); on a virtual instance it returns the virtual schedule, on a chatting instance
-//! the VO image of it. Callers check every schedule; the tests assert on the checker's lengths.
+//! Every registered method builds virtual schedules on FL (sub)networks: the FL parts of the
+//! network ([`fl_parts()`]), or, on a tree, the paths through one cut arc ([`tree_cuts`](mod@tree_cuts)).
+//! On a virtual instance it returns the virtual schedule, on a chatting instance the VO image of
+//! it (one private `assemble` combines them). Callers check every schedule; the tests assert on the checker's lengths.
 //! Not implemented: Kierstead's on-line colouring (§4.2, \[7\]; the paper does not describe it,
-//! a documented substitute stands in) and the bidirectional-tree decomposition (§6.3,
-//! CHAT-30 … CHAT-33).
+//! a documented substitute stands in).
 
 pub mod esm_slot;
 pub mod first_fit;
@@ -36,6 +37,7 @@ pub mod length_classes;
 pub mod ls_transformation;
 pub mod ov_transformation;
 pub mod recursive_cut;
+pub mod tree_cuts;
 pub mod vo_transformation;
 
 pub use esm_slot::{SlotTest, esm_slot, esm_slots};
@@ -48,6 +50,7 @@ pub use length_classes::{
 pub use ls_transformation::{ls, ls_inverse};
 pub use ov_transformation::ov;
 pub use recursive_cut::{cut_level, recursive_cut, recursive_cut_sigma};
+pub use tree_cuts::{Cut, bt_cut_decomposition, cut_levels};
 pub use vo_transformation::{home_region, vo};
 
 use super::Method;
@@ -64,6 +67,7 @@ pub static METHODS: &[Method] = &[
     length_classes::ESM_SLOT_METHOD,
     length_classes::ESM_SLOT_REFINED_METHOD,
     recursive_cut::METHOD,
+    tree_cuts::METHOD,
 ];
 
 /// One message as the transformations see it on an FL-network: its id, length ℓ, hop count d
@@ -202,30 +206,59 @@ pub(crate) fn fits(inst: &Instance, shape: Shape, unit: bool) -> std::result::Re
     Ok(())
 }
 
-/// Runs `procedure` on every FL part of the instance's network ([`fl_parts()`]) and returns its
-/// virtual schedule on a virtual instance, the VO image of it (Theorem 3.2) on a chatting
-/// instance (shifted to start in step 1). The parts of one phase use disjoint arcs and run at
-/// once; phases follow each other.
+/// Runs `procedure` on every FL part of the instance's network ([`fl_parts()`]) and
+/// [`assemble`]s the parts: the parts of one phase use disjoint arcs and run at once; phases
+/// follow each other.
 pub(crate) fn produce(inst: &Instance, method: &Method, procedure: Procedure) -> Result<Schedule> {
-    (method.applies)(inst)
-        .map_err(|reason| Error::NotApplicable { method: method.name.to_string(), reason })?;
+    refuse(inst, method)?;
+    let phases = fl_parts(inst)?
+        .into_iter()
+        .map(|phase| {
+            phase
+                .into_iter()
+                .map(|part| {
+                    let levels = part.network.levels().expect("a ULA and an ESM are forward-leveled");
+                    let sigma = procedure(&part.network, &part.messages)?;
+                    Ok(Group { messages: leveled_on(&levels, &part.messages), sigma })
+                })
+                .collect::<Result<Vec<_>>>()
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(assemble(inst, phases))
+}
+
+/// [`Error::NotApplicable`] with the method's reason when it does not apply.
+pub(crate) fn refuse(inst: &Instance, method: &Method) -> Result<()> {
+    (method.applies)(inst).map_err(|reason| Error::NotApplicable { method: method.name.to_string(), reason })
+}
+
+/// Messages of one FL (sub)network with their levels and a virtual schedule of them.
+pub(crate) struct Group {
+    /// The messages, with level(e_0) in this group's leveling.
+    pub messages: Vec<Leveled>,
+    /// Their virtual starts, in the same order.
+    pub sigma: Vec<i64>,
+}
+
+/// The instance's schedule from groups in phases: on a virtual instance each group's virtual
+/// schedule, on a chatting instance its VO image (Theorem 3.2) in the group's own leveling; each
+/// shifted to start in step 1 (so a VO image lasts T(τ), (2.5)). Groups of one phase are
+/// superposed (the caller guarantees disjoint arcs); each phase starts after the last step of
+/// the previous one.
+pub(crate) fn assemble(inst: &Instance, phases: Vec<Vec<Group>>) -> Schedule {
     let virtual_schedule = matches!(inst.model, Model::Bufferless { virtual_schedule: true, .. });
     let mut out = Vec::new();
     let mut offset = 0;
-    for phase in fl_parts(inst)? {
+    for phase in phases {
         let mut phase_length = 0;
-        for part in phase {
-            let levels = part.network.levels().expect("a ULA and an ESM are forward-leveled");
-            let messages = leveled_on(&levels, &part.messages);
-            let sigma = normalised(procedure(&part.network, &part.messages)?);
-            // VO puts first flits in 1..S, not necessarily at 1: shifted, the part's last step
-            // is its duration T(τ) (2.5).
+        for Group { messages, sigma } in phase {
+            let sigma = normalised(sigma);
             let values = if virtual_schedule {
                 sigma
             } else {
                 normalised(vo_transformation::vo_values(&messages, &sigma))
             };
-            // The last step of the part (its values start at step 1).
+            // The last step of the group (its values start at step 1).
             let length = messages
                 .iter()
                 .zip(&values)
@@ -238,9 +271,9 @@ pub(crate) fn produce(inst: &Instance, method: &Method, procedure: Procedure) ->
         offset += phase_length;
     }
     out.sort_by_key(|s| s.msg);
-    Ok(if virtual_schedule {
+    if virtual_schedule {
         Schedule::Virtual(out)
     } else {
         Schedule::Bufferless { starts: out, control: Vec::new() }
-    })
+    }
 }
