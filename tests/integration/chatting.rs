@@ -628,3 +628,149 @@ fn registry_applies_by_network() {
     let reason = (find("recursive-cut").unwrap().applies)(&single).unwrap_err();
     assert!(reason.contains("multi-port"), "{reason}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Against exact optima (brute force on tiny instances)
+
+/// Every optimal schedule of a tiny instance, by exhaustive search independent of the library:
+/// (optimal duration, every optimal start vector with its first event in step 1). Virtual:
+/// message x occupies its arcs in steps v..v+ℓ−1; chatting: flit h crosses its k-th arc in step
+/// s + h + k. Starts range over 1..=Σℓ + D, which holds a sequential schedule.
+fn optima(inst: &Instance) -> (u64, Vec<Vec<i64>>) {
+    let virtual_schedule = matches!(inst.model, Model::Bufferless { virtual_schedule: true, .. });
+    let msgs = inst.messages().unwrap();
+    let horizon = msgs.iter().map(|m| m.len as i64).sum::<i64>()
+        + msgs.iter().map(|m| m.arcs.len() as i64).max().unwrap();
+    let events = |x: usize, s: i64| -> Vec<(usize, i64)> {
+        let m = &msgs[x];
+        let shift = |k: usize| if virtual_schedule { 0 } else { k as i64 };
+        m.arcs
+            .iter()
+            .enumerate()
+            .flat_map(|(k, &a)| (0..m.len as i64).map(move |h| (a, s + h + shift(k))))
+            .collect()
+    };
+    let end = |x: usize, s: i64| {
+        s + msgs[x].len as i64 - 1 + if virtual_schedule { 0 } else { msgs[x].arcs.len() as i64 - 1 }
+    };
+    let mut best = (u64::MAX, Vec::new());
+    let mut starts = Vec::new();
+    let mut busy = BTreeSet::new();
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        x: usize,
+        k: usize,
+        horizon: i64,
+        starts: &mut Vec<i64>,
+        busy: &mut BTreeSet<(usize, i64)>,
+        events: &dyn Fn(usize, i64) -> Vec<(usize, i64)>,
+        end: &dyn Fn(usize, i64) -> i64,
+        best: &mut (u64, Vec<Vec<i64>>),
+    ) {
+        if x == k {
+            if starts.iter().min() != Some(&1) {
+                return;
+            }
+            let d = (0..k).map(|y| end(y, starts[y])).max().unwrap() as u64;
+            if d < best.0 {
+                *best = (d, Vec::new());
+            }
+            if d == best.0 {
+                best.1.push(starts.clone());
+            }
+            return;
+        }
+        for s in 1..=horizon {
+            if end(x, s) as u64 > best.0 {
+                break;
+            }
+            let e = events(x, s);
+            if e.iter().any(|p| busy.contains(p)) {
+                continue;
+            }
+            busy.extend(e.iter().copied());
+            starts.push(s);
+            search(x + 1, k, horizon, starts, busy, events, end, best);
+            starts.pop();
+            for p in &e {
+                busy.remove(p);
+            }
+        }
+    }
+    search(0, msgs.len(), horizon, &mut starts, &mut busy, &events, &end, &mut best);
+    best
+}
+
+/// A tiny ULA instance (up to 4 messages) for the exhaustive optima.
+fn tiny_ula(max_len: i64) -> impl Strategy<Value = (String, Vec<(usize, usize, i64)>)> {
+    (2usize..7).prop_flat_map(move |n| {
+        let msg =
+            (0..n - 1, 1..n, 1..=max_len).prop_map(move |(u, d, l)| (u, (u + d).min(n - 1).max(u + 1), l));
+        (Just(format!("ula:{n}")), prop::collection::vec(msg, 1..5))
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// CHAT-13 (Corollary 3.1): for every optimal virtual schedule σ_opt, T(VO(σ_opt)) <
+    /// 2·T_opt + L − 1; with S_opt ≤ T_opt + L − 1 (Theorem 3.3) and Q ≤ T_opt (CHAT-2).
+    /// CHAT-15: VO of first-fit is within 2·T_opt on unit instances. CHAT-18 (substitute,
+    /// measured): first-fit-by-length-class within 7·T_opt.
+    #[test]
+    fn corollary_3_1_against_exact_optima((net, msgs) in tiny_ula(3)) {
+        let chat = chatting(&net, &msgs, false);
+        let virt = as_model(&chat, true);
+        let (t_opt, _) = optima(&chat);
+        let (s_opt, sigmas) = optima(&virt);
+        let (_, l, q) = params(&chat);
+        prop_assert!(s_opt < t_opt + l, "S_opt = {s_opt}, T_opt = {t_opt}, L = {l}");
+        prop_assert!(q <= t_opt);
+        for sigma in sigmas {
+            let sigma: Vec<Start> = sigma.iter().enumerate().map(|(x, &start)| Start { msg: x, start }).collect();
+            prop_assert_eq!(virtual_length(&virt, &sigma), s_opt);
+            let t = chatting_length(&chat, &vo(&chat, &sigma).unwrap());
+            prop_assert!(t + 1 < 2 * t_opt + l, "T(VO) = {t} ≥ 2T_opt + L − 1 = {}", 2 * t_opt + l - 1);
+        }
+        if l == 1 {
+            let t = checked(&chat, &first_fit(&chat).unwrap());
+            prop_assert!(t <= 2 * t_opt, "first-fit VO T = {t} > 2T_opt = {}", 2 * t_opt);
+        }
+        let t = checked(&chat, &first_fit_by_length_class(&chat).unwrap());
+        prop_assert!(t <= 7 * t_opt);
+    }
+
+    /// CHAT-21 (Theorem 5.1(c)): S_opt(M_ℓ) = ℓ·S_opt(M_1) for related uniform problems.
+    #[test]
+    fn optimal_virtual_duration_scales_with_length((net, msgs) in tiny_ula(1), ell in 2i64..4) {
+        let unit = chatting(&net, &msgs, true);
+        let (s1, _) = optima(&unit);
+        let (sl, _) = optima(&uniform(&unit, ell));
+        prop_assert_eq!(sl, ell as u64 * s1);
+    }
+}
+
+/// Exhaustive optima of the illustrative §2–§4 instances: Fig. 1 T = Q = 6, Fig. 2 S = L = 3,
+/// Fig. 3 T_opt = C = 8, Fig. 4 S_opt = C = 4, Fig. 5 T_opt = 5 (> max(C, Q) = 4). No registered
+/// method beats them, and CHAT-13 holds for each of the 72 optimal virtual schedules of Fig. 4:
+/// T(VO) < 2·T_opt + L − 1 = 11.
+#[test]
+fn figure_instances_against_exact_optima() {
+    let expected =
+        [("ula6-fig1", 6), ("ula6-fig2", 3), ("ula8-fig3", 8), ("ula12-fig4", 4), ("ula12-fig5", 5)];
+    for (name, opt) in expected {
+        let inst = load(name);
+        assert_eq!(optima(&inst).0, opt, "{name}");
+        for m in for_instance(&inst).into_iter().filter(|m| m.problem == "chatting") {
+            assert!(checked(&inst, &(m.run)(&inst).unwrap()) >= opt, "{name}: {}", m.name);
+        }
+    }
+    let (t_opt, _) = optima(&load("ula12-fig5"));
+    let fig4 = load("ula12-fig4");
+    let (_, sigmas) = optima(&fig4);
+    assert_eq!(sigmas.len(), 72);
+    for sigma in sigmas {
+        let sigma: Vec<Start> = sigma.iter().enumerate().map(|(x, &start)| Start { msg: x, start }).collect();
+        assert!(chatting_length(&fig4, &vo(&fig4, &sigma).unwrap()) < 2 * t_opt + 2 - 1);
+    }
+}
