@@ -583,6 +583,36 @@ fn theorem_6_1_on_tree7() {
     assert!(t <= 180, "T = {t}");
 }
 
+/// CHAT-24: on the 3×4 mesh with a message for every ordered pair, the four ESM parts' arcs
+/// (read back on the mesh through message ids) cover every mesh arc, each at most twice (an arc
+/// lies in two ESMs; straight messages all go to the south/east parts, so some
+/// boundary arcs are used by one part only), and the two parts of a phase share
+/// no arc.
+#[test]
+fn full_mesh_is_four_esms() {
+    let n = 12;
+    let pairs: Vec<(usize, usize, i64)> =
+        (0..n).flat_map(|u| (0..n).filter(move |&v| v != u).map(move |v| (u, v, 1))).collect();
+    let inst = chatting("mesh:3x4", &pairs, false);
+    let msgs = inst.messages().unwrap();
+    let phases = fl_parts(&inst).unwrap();
+    assert_eq!(phases.iter().map(Vec::len).collect::<Vec<_>>(), [2, 2]);
+    let arcs_of = |part: &commsched::heuristics::chatting::Part| -> BTreeSet<usize> {
+        part.messages.iter().flat_map(|m| msgs[m.id].arcs.iter().copied()).collect()
+    };
+    let mut count = vec![0; inst.network.arcs().len()];
+    for phase in &phases {
+        let (a, b) = (arcs_of(&phase[0]), arcs_of(&phase[1]));
+        assert!(a.is_disjoint(&b));
+        for x in a.iter().chain(&b) {
+            count[*x] += 1;
+        }
+    }
+    assert!(count.iter().all(|&c| c == 1 || c == 2), "{count:?}");
+    assert_eq!(count.iter().filter(|&&c| c == 2).count(), 24);
+    checked(&inst, &esm_slot(&inst, SlotTest::Refined).unwrap());
+}
+
 /// CHAT-27 on the illustrative §5.2 instance: C = 5, L = 4, N = 4, bound 72.
 #[test]
 fn corollary_5_1_on_esm4() {
