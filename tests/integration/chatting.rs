@@ -427,7 +427,8 @@ proptest! {
 
     /// CHAT-19: stretching a random admissible unit virtual schedule to ℓ is admissible with
     /// S = ℓ·S_1. CHAT-20: shrinking a random admissible length-ℓ virtual schedule is admissible
-    /// with S_1 ≤ ⌊S_ℓ/ℓ⌋.
+    /// with S_1 = ⌊S_ℓ/ℓ⌋ exactly, as the paper states (the catalogued "only ≤" is too weak:
+    /// the message with the largest start v_max ends last, and ⌈v_max/ℓ⌉ = ⌊(v_max+ℓ−1)/ℓ⌋).
     #[test]
     fn stretch_and_shrink((inst, sigma) in fl_with_sigma(1), ell in 1i64..5, seed in 0i64..4) {
         let s1 = virtual_length(&inst, &sigma);
@@ -439,7 +440,7 @@ proptest! {
         let sigma_l = greedy_virtual(&long, &order, &release);
         let sl = virtual_length(&long, &sigma_l);
         let back = virtual_length(&inst, &shrink(&sigma_l, ell));
-        prop_assert!(back <= sl / ell as u64, "S_1 = {back} > ⌊{sl}/{ell}⌋");
+        prop_assert_eq!(back, sl / ell as u64);
     }
 
     /// CHAT-28: decomposition by length with first-fit on random ULAs and bidirectional arrays:
@@ -455,8 +456,9 @@ proptest! {
         prop_assert!(t < s + q);
     }
 
-    /// CHAT-27: decomposition by length with the refined slot algorithm on random ESMs, then VO:
-    /// T ≤ 4(⌈log L⌉ + 1)·C + L + 2N. The literal slot algorithm's pipeline is admissible.
+    /// CHAT-27: decomposition by length with either slot algorithm on random ESMs, then VO:
+    /// T ≤ 4(⌈log L⌉ + 1)·C + L + 2N. For the literal one this rests on no proof (Theorem 5.3 is
+    /// violated); it held on 20 000 random instances, the bound being loose.
     #[test]
     fn length_classes_esm_slot_bound((net, msgs) in esm_instance(9)) {
         let inst = chatting(&net, &msgs, false);
@@ -464,7 +466,8 @@ proptest! {
         let n = (inst.network.len() as f64).sqrt() as u64;
         let t = checked(&inst, &length_classes_esm_slot(&inst, SlotTest::Refined).unwrap());
         prop_assert!(t <= 4 * (ceil_log2(l) + 1) * c + l + 2 * n, "T = {t}, C = {c}, L = {l}, N = {n}");
-        checked(&inst, &length_classes_esm_slot(&inst, SlotTest::Literal).unwrap());
+        let tl = checked(&inst, &length_classes_esm_slot(&inst, SlotTest::Literal).unwrap());
+        prop_assert!(tl <= 4 * (ceil_log2(l) + 1) * c + l + 2 * n, "literal T = {tl}, C = {c}, L = {l}, N = {n}");
         checked(&as_model(&inst, true), &length_classes_esm_slot(&as_model(&inst, true), SlotTest::Literal).unwrap());
     }
 

@@ -4,8 +4,10 @@
 //!   pairs, all lengths 1, resp. ℓ) a unit virtual schedule σ_1, normalised to 1..S, gives
 //!   σ_ℓ(m'_h, e) = ℓ·(σ_1(m_0, e) − 1) + 1 + h, with S(σ_ℓ) = ℓ·S(σ_1). [`stretch`].
 //! * **Shrinking** (Theorem 5.1(b), CHAT-20): σ_ℓ normalised to 1..S; the ℓ steps v..v+ℓ−1 of a
-//!   message hold exactly one multiple of ℓ, ℓ·⌈v/ℓ⌉, and σ_1 = ⌈v/ℓ⌉. The paper states
-//!   S(σ_1) = ⌊S(σ_ℓ)/ℓ⌋; the construction gives only ≤ (erratum CHAT-20). [`shrink`].
+//!   message hold exactly one multiple of ℓ, ℓ·⌈v/ℓ⌉, and σ_1 = ⌈v/ℓ⌉. The paper's
+//!   S(σ_1) = ⌊S(σ_ℓ)/ℓ⌋ holds with equality (the catalogued reading "only ≤" is too weak): the
+//!   first message keeps start 1, and the one with the largest start v_max ends last, at
+//!   S(σ_ℓ) = v_max + ℓ − 1, so ⌈v_max/ℓ⌉ = ⌊S(σ_ℓ)/ℓ⌋. [`shrink`].
 //! * **Decomposition by length** (Theorem 5.2, CHAT-22): class i = 0..⌈log L⌉ holds the
 //!   messages with 2^{i−1} < ℓ ≤ 2^i. For each non-empty class: run a unit-length procedure P
 //!   on the class with all lengths 1, stretch to 2^i, ignore each message's last 2^i − ℓ flits;
