@@ -54,6 +54,15 @@ pub enum Error {
         /// What went wrong.
         reason: String,
     },
+    /// A producer (algorithm, backend, paper file) emitted a schedule the checker rejects: a bug
+    /// in the producer (exit code 2).
+    #[error("{producer} produced a schedule the checker rejects: {reason}")]
+    Rejected {
+        /// Who produced it (`algorithm furthest-first`, `exact backend ilp`).
+        producer: String,
+        /// The first violations.
+        reason: String,
+    },
     /// An algorithm or encoding does not apply to the instance (exit code 2).
     #[error("{method} does not apply: {reason}")]
     NotApplicable {

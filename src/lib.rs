@@ -8,7 +8,7 @@
 //! user's, goes through the checker, and a length equal to a lower bound is a certified optimum.
 //!
 //! ```
-//! use commsched::{bounds, checker, exact, heuristics, spec::io::parse_instance};
+//! use commsched::{bounds, certify, checker, exact, heuristics, spec::io::parse_instance};
 //!
 //! let inst = parse_instance(
 //!     "problem = \"total-exchange\"\nnetwork = \"path:6\"",
@@ -17,21 +17,23 @@
 //! )
 //! .unwrap();
 //! let method = heuristics::find("furthest-first").unwrap();
-//! let schedule = (method.run)(&inst).unwrap();
-//! let checked = checker::check(&inst, &schedule);
-//! let length = checked.admissible().expect("admissible").length();
-//! assert_eq!(length, 9); // ⌈(6²−1)/4⌉, TE-13
-//! assert_eq!(bounds::best(&inst).unwrap().value, 9); // bisection, TE-1: so 9 is optimal
+//! let schedule = method.produce(&inst).unwrap();
+//! let checked = checker::accept(&inst, schedule, checker::Producer::Algorithm(method.name)).unwrap();
+//! assert_eq!(checked.length(), 9); // ⌈(6²−1)/4⌉, TE-13
+//! let bounds = bounds::lower_bounds(&inst);
+//! let certificate = certify::certify(&bounds, &checked, None).unwrap();
+//! assert_eq!(certificate.to_string(), "lower-bound bisection = 9 (TE-1)");
 //!
-//! // The exact layer certifies the same optimum with its own witness.
-//! let outcome = exact::solve(&inst, exact::default_backend(), &Default::default()).unwrap();
+//! // The exact layer, from the bounds alone (no incumbent), finds and certifies the same optimum.
+//! let outcome = exact::solve(&inst, exact::default_backend(), &Default::default(), &bounds, None).unwrap();
 //! assert!(matches!(outcome, exact::Outcome::Optimal { ref checked, .. } if checked.length() == 9));
 //! ```
 #![warn(missing_docs)]
 
 pub mod bounds;
+pub mod certify;
 pub mod checker;
-pub mod cli;
+pub mod claims;
 pub mod compare;
 pub mod error;
 pub mod exact;

@@ -1,11 +1,13 @@
 //! The `commsched` binary: parse, run, map the result to the exit-code contract
 //! (0 admissible / solved, 1 inadmissible, 2 bad input or error).
 
+mod cli;
+
 use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = match commsched::cli::args::Cli::try_parse() {
+    let cli = match cli::args::Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
@@ -13,7 +15,7 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    match commsched::cli::run(cli) {
+    match cli::run(cli) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
             eprintln!("commsched: error: {e}");

@@ -1,6 +1,6 @@
 //! # Chatting: the trivial lower bounds of paper 000
 //!
-//! Seed `seeds/000_be2399be01f4ada7.txt` (Bhatt, Bilardi, Pucci, Ranade, Rosenberg, Schwabe),
+//! Paper 000 (Bhatt, Bilardi, Pucci, Ranade, Rosenberg, Schwabe),
 //! §2.4B Proposition 2.1 (CHAT-2) and §3.2 Proposition 3.1 (CHAT-4).
 //!
 //! Parameters of a message set M (000 §2.4): ℓ(M) flits, d(M) arcs on the designated path,
@@ -15,7 +15,7 @@
 //!   rules and for every bufferless problem (scatter and gather messages included).
 //! * **CHAT-4** (virtual schedule, SPEC `Schedule::Virtual`): S(σ) ≥ max(C(M), L(M)), S as in
 //!   (3.5). A message occupies every arc of its path in steps v..v+ℓ−1, so an arc is occupied
-//!   C(e) times and a message for ℓ consecutive steps. CLAIMS.md notes the misprinted index
+//!   C(e) times and a message for ℓ consecutive steps. The claims catalogue notes the misprinted index
 //!   ranges of (3.2); the bound uses the intended h = 0..ℓ−1, k = 0..d−1.
 
 use super::Bound;

@@ -1,6 +1,6 @@
 //! # Broadcast, product and prefix on the ideal fat-tree: bounds of paper 002
 //!
-//! Seed `seeds/002_f66bc7d2de0966b0.txt` (Bilardi, Codenotti, Del Corso, Pinotti, Resta), §3
+//! Paper 002 (Bilardi, Codenotti, Del Corso, Pinotti, Resta), §3
 //! (first sentence: FT-2), §4.1 Theorem 2 (FT-11), §4.2 Theorem 3 and (5)–(8) (FT-15..FT-18),
 //! §5 Theorem 6 (FT-23, FT-24).
 //!
@@ -11,7 +11,7 @@
 //!
 //! * **FT-2** (any model): the value must cross the root, 2 log N steps.
 //! * **FT-11** (any model), exact integer form of the proof of Theorem 2. The recurrence as
-//!   printed uses real-valued d and α and is asymptotic (CLAIMS.md FT-11 notes), so it is not
+//!   printed uses real-valued d and α and is asymptotic (notes of FT-11 in the claims catalogue), so it is not
 //!   a bound on concrete lengths. Its argument is: a subtree T of n = 2^e leaves that no copy
 //!   has entered by the end of step t gets at most w(n) copies per step through its root's
 //!   down-channel, and a copy entering in step x reaches depth d below T's root in step x + d
@@ -34,7 +34,7 @@
 //!   and each processor sends at most one message per round. They must go from 1 to 2^(L−h),
 //!   so g(h) ≥ ⌈(L − h) / log(1 + f_h)⌉ (FT-16, (7), with the integer ceiling), computed here
 //!   with integer powers.
-//! * **FT-18** as printed, with the upper limit corrected to U = ⌊log log N⌋ − 1 (CLAIMS.md
+//! * **FT-18** as printed, with the upper limit corrected to U = ⌊log log N⌋ − 1 (the claims catalogue
 //!   discrepancy table): T > (1/2) log N Σ_{i=0}^{U} 2^i / log(w(2^(2^i)) + 1). It is implied
 //!   by the round-model bound above; it is reported rounded up (the strict inequality is
 //!   dropped, which keeps it safe under floating point).
@@ -176,7 +176,7 @@ mod tests {
         // w ≡ 1: every round doubles at most, g(h) = log N − h; the naive algorithm attains it.
         assert_eq!(round_model_broadcast(16, &one), 20);
         assert_eq!(round_model_broadcast(1 << 16, &one), 272);
-        // CLAIMS.md FT-18: N = 2^16, w ≡ 1 gives 120.
+        // FT-18 in the claims catalogue: N = 2^16, w ≡ 1 gives 120.
         assert_eq!(theorem_3(1 << 16, &one), 120);
     }
 }

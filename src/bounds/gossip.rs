@@ -1,6 +1,6 @@
 //! # Gossip in square meshes and tori: bounds of paper 003
 //!
-//! Seed `seeds/003_142ff78795d15ded.txt` (Lau, Zhang), §2, Lemma 1 (GOS-1, cited from
+//! Paper 003 (Lau, Zhang), §2, Lemma 1 (GOS-1, cited from
 //! Fujita–Yamashita, reference \[11\]) and Lemma 2 (GOS-2).
 //!
 //! Model: H\*, p = 1, copy mode (SPEC §4.2). Rounds are numbered from 1, so g(N) is the SPEC

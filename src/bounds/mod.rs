@@ -1,18 +1,18 @@
 //! # Lower bounds
 //!
 //! Every bound here is a *true* lower bound, in SPEC §1 steps, on the length of every schedule
-//! the checker admits for the instance's model. The papers' bounds (CLAIMS.md, kind "lower
-//! bound") are converted to SPEC steps claim by claim; where a paper's statement is asymptotic
-//! or wrong (CLAIMS.md "Index of discrepancies"), the module implements an exact integer
+//! the checker admits for the instance's model. The papers' bounds (the claims catalogue, kind
+//! `lower-bound`) are converted to SPEC steps claim by claim; where a paper's statement is asymptotic
+//! or wrong (the errata of the claims catalogue), the module implements an exact integer
 //! reading of the paper's own argument and says so in [`Bound::note`].
 //!
 //! | module | paper (seed file) | bounds |
 //! |---|---|---|
-//! | [`chatting`] | 000 `seeds/000_be2399be01f4ada7.txt` §2.4, §3.2 | CHAT-2 (C, Q), CHAT-4 (C, L) |
-//! | [`scatter_gather`] | 001 `seeds/001_692b9835fd2f7513.txt` §2, §3 | SG-3, SG-4 (exact FDF optimum), SG-8, SG-23 |
-//! | [`fat_tree`] | 002 `seeds/002_f66bc7d2de0966b0.txt` §3, §4, §5 | FT-2, FT-11, FT-16..FT-18, FT-24 |
-//! | [`gossip`] | 003 `seeds/003_142ff78795d15ded.txt` §2 | GOS-1, GOS-2 |
-//! | [`total_exchange`] | 004 `seeds/004_d5b71cb5fff24442.txt` §2 | TE-1, TE-2, TE-23 |
+//! | [`chatting`] | paper 000 §2.4, §3.2 | CHAT-2 (C, Q), CHAT-4 (C, L) |
+//! | [`scatter_gather`] | paper 001 §2, §3 | SG-3, SG-4 (exact FDF optimum), SG-8, SG-23 |
+//! | [`fat_tree`] | paper 002 §3, §4, §5 | FT-2, FT-11, FT-16..FT-18, FT-24 |
+//! | [`gossip`] | paper 003 §2 | GOS-1, GOS-2 |
+//! | [`total_exchange`] | paper 004 §2 | TE-1, TE-2, TE-23 |
 //! | [`generic`] | — | release/tail congestion, single-port totals, distance, total load, port, cut |
 //!
 //! The generic bounds apply to any network and are computed from what the instance actually
@@ -34,7 +34,7 @@ use serde::Serialize;
 pub struct Bound {
     /// Short name, e.g. `bisection`, `distance`, `congestion C`.
     pub name: String,
-    /// The claim id of CLAIMS.md, when the bound is a paper's (`TE-1`), else `None`.
+    /// The claim id of the claims catalogue, when the bound is a paper's (`TE-1`), else `None`.
     pub claim: Option<&'static str>,
     /// The bound in SPEC steps.
     pub value: u64,
@@ -80,7 +80,14 @@ pub fn lower_bounds(instance: &Instance) -> Vec<Bound> {
     out
 }
 
-/// The strongest lower bound (largest value), if any applies.
+/// The strongest of `bounds` (largest value); on a tie the first listed, so a paper's bound
+/// (listed before the generic ones by [`lower_bounds`]) names its claim whenever it can. Every
+/// command picks its bound here, so a certificate reads the same whichever command prints it.
+pub fn strongest(bounds: &[Bound]) -> Option<&Bound> {
+    bounds.iter().reduce(|best, b| if b.value > best.value { b } else { best })
+}
+
+/// The strongest lower bound of the instance ([`strongest`] of [`lower_bounds`]), if any applies.
 pub fn best(instance: &Instance) -> Option<Bound> {
-    lower_bounds(instance).into_iter().max_by_key(|b| b.value)
+    strongest(&lower_bounds(instance)).cloned()
 }

@@ -1,9 +1,9 @@
 //! # Scatter and gather on trees: bounds of paper 001
 //!
-//! Seed `seeds/001_692b9835fd2f7513.txt` (Bhatt, Pucci, Ranade, Rosenberg), §1.2D and §2
+//! Paper 001 (Bhatt, Pucci, Ranade, Rosenberg), §1.2D and §2
 //! (scatter: (1)–(3), Proposition 1, Theorem 1) and §3 (gather: (5), Theorem 3).
 //!
-//! ## Conventions (CLAIMS.md, 001 "Time conventions")
+//! ## Conventions (the claims catalogue, paper 001's time conventions)
 //!
 //! * Scatter: α_σ(i) = τ_σ(i) + L_i + δ(i) (2) is **one more** than the SPEC step of M_i's last
 //!   arrival; T^scat (3) = SPEC length + 1.
@@ -15,7 +15,7 @@
 //! ## Bounds
 //!
 //! * **SG-3** (scatter, single-port): max(ΣL, max δ) ≤ length (the paper's range in α units,
-//!   read in SPEC steps as CLAIMS.md says: the root sends ΣL flits one per step; a message of
+//!   read in SPEC steps as the claims catalogue says: the root sends ΣL flits one per step; a message of
 //!   depth δ ends no earlier than step L + δ − 1 ≥ δ).
 //! * **SG-4** (scatter, single-port): the exact optimum. By SG-1 an order σ takes
 //!   max_q (Σ_{p≤q} L_σ(p) + δ(σ(q))) − 1 steps, and a farthest-destination-first order gives

@@ -1,6 +1,6 @@
 //! # Total exchange on linear arrays and rings: bounds of paper 004
 //!
-//! Seed `seeds/004_d5b71cb5fff24442.txt` (Dimakopoulos, Dimopoulos), §2, (1) and (2); the
+//! Paper 004 (Dimakopoulos, Dimopoulos), §2, (1) and (2); the
 //! half-duplex remark of §2 (TE-23); the values of TE-22.
 //!
 //! Model: F\*, move mode, p = 1 (SPEC §4.2). Time 1 is the first step and the running time is

@@ -1,8 +1,8 @@
 //! # Bufferless checker (SPEC §4.1)
 //!
-//! Papers: `seeds/000_be2399be01f4ada7.txt` §2.3 (chatting schedules (2.1)–(2.5), CHAT-1,
+//! Papers: paper 000 §2.3 (chatting schedules (2.1)–(2.5), CHAT-1,
 //! CHAT-2) and §3.1–3.2 (virtual schedules (3.1)–(3.5), CHAT-4, CHAT-5);
-//! `seeds/001_692b9835fd2f7513.txt` §1.2A (single-port rule) and §3 (distributed gather:
+//! paper 001 §1.2A (single-port rule) and §3 (distributed gather:
 //! inequality (5), Shoulder-Tap, Transmission-Certification; SG-8 … SG-11, SG-14, SG-21).
 //!
 //! ## Occupancy intervals
@@ -37,7 +37,7 @@
 //!   is M_u's first flit: `s(M_u) ≥ w(u) + 1`.
 //! * **D2 (orders):** every received wake-up call or order carrying a value s ("TRANSMIT AFTER
 //!   (≥) s STEPS", received at the end of step t) is honoured: `s(M_u) ≥ t + s`. This is the
-//!   reading of the figures (CLAIMS.md "Time conventions"): in Fig. 4 the order received at the
+//!   reading of the figures (paper 001's time conventions in the claims catalogue): in Fig. 4 the order received at the
 //!   end of step t puts the first flit on the first arc in step t + s exactly; Shoulder-Tap
 //!   starts in step `t + max(2, s)` (Figs. 2, 3; SG-9), P_n in `t + max(1, s)` under the SG-11
 //!   correction — all ≥ t + s. A wake-up or order without a value only wakes (D1).

@@ -1,5 +1,5 @@
-//! Ideal fat-tree checker (SPEC §4.3; paper 002 `seeds/002_f66bc7d2de0966b0.txt` §2, §4.2, §5;
-//! CLAIMS.md FT-1, FT-5, FT-23 and "Definitions and conventions (002)").
+//! Ideal fat-tree checker (SPEC §4.3; paper 002 §2, §4.2, §5;
+//! FT-1, FT-5 and FT-23 of the claims catalogue).
 //!
 //! N processors sit at the leaves of a complete binary tree. Tree node (k, i) is the i-th node
 //! of height k (leaves have height 0; it spans processors i·2^k .. (i+1)·2^k − 1). Every non-root

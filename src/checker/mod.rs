@@ -1,8 +1,9 @@
 //! The checker (SPEC §4, §6): the only place that can declare a schedule admissible.
 //!
-//! [`check`] returns a [`Verdict`]: either [`Checked`] (length and metrics; it can only be built
+//! [`check`] returns a [`Verdict`]: either a [`Measure`] (length and metrics; it can only be built
 //! inside this module) or every [`Violation`] with its rule, step, place and the colliding items.
-//! It never trusts the producer of a schedule.
+//! It never trusts the producer of a schedule: [`accept`] is the only way to a [`Checked`], an
+//! admissible schedule kept together with its measure and its [`Producer`].
 
 pub mod bufferless;
 pub mod fat_tree;
@@ -114,14 +115,15 @@ pub struct Metrics {
     pub extra: Vec<(String, String)>,
 }
 
-/// An admissible schedule's certificate from the checker. Only this module can build one.
+/// What the checker measured on an admissible schedule: its length and metrics. Only this
+/// module can build one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Checked {
+pub struct Measure {
     length: u64,
     metrics: Metrics,
 }
 
-impl Checked {
+impl Measure {
     pub(crate) fn new(length: u64, metrics: Metrics) -> Self {
         Self { length, metrics }
     }
@@ -142,14 +144,14 @@ impl Checked {
 #[serde(tag = "verdict", rename_all = "kebab-case")]
 pub enum Verdict {
     /// Admissible, with length and metrics.
-    Admissible(Checked),
+    Admissible(Measure),
     /// Every violation found.
     Inadmissible(Vec<Violation>),
 }
 
 impl Verdict {
-    /// The checked result, if admissible.
-    pub fn admissible(&self) -> Option<&Checked> {
+    /// The measure, if admissible.
+    pub fn admissible(&self) -> Option<&Measure> {
         match self {
             Verdict::Admissible(c) => Some(c),
             Verdict::Inadmissible(_) => None,
@@ -167,30 +169,112 @@ impl Verdict {
     /// Builds a verdict from collected violations.
     pub(crate) fn from_parts(violations: Vec<Violation>, length: u64, metrics: Metrics) -> Self {
         if violations.is_empty() {
-            Verdict::Admissible(Checked::new(length, metrics))
+            Verdict::Admissible(Measure::new(length, metrics))
         } else {
             Verdict::Inadmissible(violations)
         }
     }
 }
 
-/// Checks a schedule some producer (an algorithm, a backend, a greedy search) emitted: its
-/// [`Checked`] result, or [`Error::Backend`] naming the producer and the first violations. A
-/// rejection here is a bug in the producer: the checker never trusts it.
-pub fn check_produced(instance: &Instance, schedule: &Schedule, producer: &'static str) -> Result<Checked> {
+/// Who produced a schedule: the checker names it when it rejects one, and reports say whose
+/// schedule a length is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", content = "name", rename_all = "kebab-case")]
+pub enum Producer {
+    /// A registered algorithm, by its registered name.
+    Algorithm(&'static str),
+    /// An exact backend's witness, by the backend's name.
+    Exact(&'static str),
+    /// A paper's own schedule (a transcribed figure), by its file.
+    Paper(String),
+    /// A schedule a user gave, by its file.
+    User(String),
+}
+
+impl fmt::Display for Producer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Producer::Algorithm(name) => write!(f, "algorithm {name}"),
+            Producer::Exact(backend) => write!(f, "exact backend {backend}"),
+            Producer::Paper(file) => write!(f, "paper schedule {file}"),
+            Producer::User(file) => write!(f, "schedule {file}"),
+        }
+    }
+}
+
+/// An admissible schedule together with what the checker measured on it and who produced it.
+/// Only [`accept`] builds one, so a length can never drift from the schedule it was measured on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Checked {
+    schedule: Schedule,
+    measure: Measure,
+    producer: Producer,
+}
+
+impl Checked {
+    /// The schedule.
+    pub fn schedule(&self) -> &Schedule {
+        &self.schedule
+    }
+
+    /// The schedule, consuming the result.
+    pub fn into_schedule(self) -> Schedule {
+        self.schedule
+    }
+
+    /// The checked length.
+    pub fn length(&self) -> u64 {
+        self.measure.length
+    }
+
+    /// The metrics.
+    pub fn metrics(&self) -> &Metrics {
+        &self.measure.metrics
+    }
+
+    /// Who produced it.
+    pub fn producer(&self) -> &Producer {
+        &self.producer
+    }
+}
+
+/// The first few violations as one line, with a count of the rest.
+fn summarise(violations: &[Violation]) -> String {
+    let shown: Vec<String> = violations.iter().take(3).map(|v| v.to_string()).collect();
+    let more = violations.len().saturating_sub(shown.len());
+    format!("{}{}", shown.join("; "), if more > 0 { format!(" (and {more} more)") } else { String::new() })
+}
+
+/// Checks a schedule a producer emitted and keeps it with its measure: the only way to build a
+/// [`Checked`]. A rejection is [`Error::Rejected`] naming the producer and the first violations:
+/// a bug in the producer, since the checker never trusts it.
+pub fn accept(instance: &Instance, schedule: Schedule, producer: Producer) -> Result<Checked> {
+    judge(instance, schedule, producer).map_err(|(producer, violations)| Error::Rejected {
+        producer: producer.to_string(),
+        reason: summarise(&violations),
+    })
+}
+
+/// Checks a schedule and keeps it as a [`Checked`] when admissible; otherwise returns the
+/// producer with every violation (for callers that report violations rather than fail).
+pub fn judge(
+    instance: &Instance,
+    schedule: Schedule,
+    producer: Producer,
+) -> std::result::Result<Checked, (Producer, Vec<Violation>)> {
+    match check(instance, &schedule) {
+        Verdict::Admissible(measure) => Ok(Checked { schedule, measure, producer }),
+        Verdict::Inadmissible(violations) => Err((producer, violations)),
+    }
+}
+
+/// Checks a schedule some producer emitted without keeping it: its [`Measure`], or
+/// [`Error::Rejected`] as in [`accept`].
+pub fn check_produced(instance: &Instance, schedule: &Schedule, producer: &str) -> Result<Measure> {
     match check(instance, schedule) {
-        Verdict::Admissible(checked) => Ok(checked),
+        Verdict::Admissible(measure) => Ok(measure),
         Verdict::Inadmissible(violations) => {
-            let shown: Vec<String> = violations.iter().take(3).map(|v| v.to_string()).collect();
-            let more = violations.len().saturating_sub(shown.len());
-            Err(Error::Backend {
-                backend: producer,
-                reason: format!(
-                    "the checker rejects its schedule: {}{}",
-                    shown.join("; "),
-                    if more > 0 { format!(" (and {more} more)") } else { String::new() }
-                ),
-            })
+            Err(Error::Rejected { producer: producer.to_string(), reason: summarise(&violations) })
         }
     }
 }

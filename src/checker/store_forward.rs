@@ -1,5 +1,4 @@
-//! Store-and-forward checker (SPEC §4.2; papers 003 `seeds/003_142ff78795d15ded.txt` §1 and 004
-//! `seeds/004_d5b71cb5fff24442.txt` §2).
+//! Store-and-forward checker (SPEC §4.2; papers 003 §1 and 004 §2).
 //!
 //! A schedule is a list of steps; step t (index t−1) lists transmissions, each a packet of up
 //! to p tokens crossing one arc. The checker replays it step by step:

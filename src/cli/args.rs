@@ -76,6 +76,14 @@ pub enum Command {
         /// Output directory.
         #[arg(long, default_value = "models")]
         out: PathBuf,
+        /// The horizon T of the model (default: the checked length of the best registered
+        /// algorithm's schedule, so the model is satisfiable; T* − 1 gives the model whose
+        /// infeasibility certifies an optimum T*).
+        #[arg(long)]
+        horizon: Option<u64>,
+        /// Size guard: refuse models with more variables than this.
+        #[arg(long, default_value_t = 200_000)]
+        max_vars: usize,
     },
     /// Write an instance of any family to stdout (TOML).
     Gen(GenArgs),

@@ -2,11 +2,11 @@
 //! the checker's throughput in events per second. Timings are printed, never asserted.
 
 use super::io_err;
-use crate::checker::{self, Verdict};
-use crate::error::Result;
-use crate::heuristics;
-use crate::spec::io::default_model;
-use crate::spec::{Instance, Network, Problem, RingTie};
+use commsched::checker::{self, Verdict};
+use commsched::error::Result;
+use commsched::heuristics;
+use commsched::spec::io::default_model;
+use commsched::spec::{Instance, Network, Problem, RingTie};
 use std::io::Write;
 use std::time::Instant;
 
@@ -25,8 +25,8 @@ pub fn run(sizes: &[usize], max_events: u64, out: &mut dyn Write) -> Result<u8> 
         for (net, tie) in
             [(format!("path:{n}"), RingTie::Clockwise), (format!("ring:{n}"), RingTie::Alternating)]
         {
-            let network =
-                Network::parse(&net).map_err(|r| crate::error::InputError::new("<flags>", "--sizes", r))?;
+            let network = Network::parse(&net)
+                .map_err(|r| commsched::error::InputError::new("<flags>", "--sizes", r))?;
             let problem = Problem::TotalExchange(None);
             let model = default_model(&problem);
             let inst = Instance::new(net.clone(), network, problem, model, tie, "<flags>")?;
@@ -43,7 +43,7 @@ pub fn run(sizes: &[usize], max_events: u64, out: &mut dyn Write) -> Result<u8> 
             }
             for m in heuristics::for_instance(&inst) {
                 let t0 = Instant::now();
-                let sched = (m.run)(&inst)?;
+                let sched = m.produce(&inst)?;
                 let generate = t0.elapsed();
                 let t1 = Instant::now();
                 let verdict = checker::check(&inst, &sched);

@@ -1,25 +1,32 @@
-//! The command-line interface: one small function per subcommand. Exit codes are a contract:
-//! 0 admissible / solved, 1 inadmissible schedule, 2 bad input or error.
+//! The command-line interface: one small function per subcommand, all on the library's one
+//! pipeline ([`commsched::compare::assess`]). Exit codes are a contract: 0 admissible / solved,
+//! 1 inadmissible schedule, 2 bad input or error.
 
 pub mod args;
 mod bench;
 
-use crate::bounds::{self, Bound};
-use crate::checker::{self, Verdict, Violation};
-use crate::compare::report::{self, InstanceReport, ReportOptions, opt};
-use crate::error::{Error, InputError, Result};
-use crate::exact::{self, BackendKind, Outcome, SolveOptions};
-use crate::heuristics;
-use crate::spec::io::{load_instance, load_schedule, parse_instance, schedule_to_json};
-use crate::spec::{Instance, Problem, Schedule};
 use args::{BackendArg, Cli, Command, Format, GenArgs, Limits};
+use commsched::bounds::{self, Bound};
+use commsched::certify::certify;
+use commsched::checker::{self, Producer};
+use commsched::compare::assess::Answer;
+use commsched::compare::report;
+use commsched::compare::{Algorithms, AssessOptions, Assessment, Status, assess};
+use commsched::error::{Error, InputError, Result};
+use commsched::exact::{self, BackendKind, SolveOptions, encode};
+use commsched::heuristics;
+use commsched::spec::io::{
+    instance_files, instance_to_toml, load_instance, load_schedule, paper_schedule_file, parse_instance,
+    schedule_to_json,
+};
+use commsched::spec::{Instance, ProblemKind};
 use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// The JSON object every command prints under `--format json` (report prints an array of
-/// reports instead). Field names are a stable contract.
+/// The JSON object `check`, `bounds` and `solve` print under `--format json` (`report` prints
+/// an array of assessments instead). Field names are a stable contract (docs/json.md).
 #[derive(Debug, Serialize, Default)]
 pub struct Summary {
     /// Instance name.
@@ -33,7 +40,7 @@ pub struct Summary {
     pub length: Option<u64>,
     /// Whether the schedule passed the checker.
     pub admissible: bool,
-    /// Every violation, as SPEC §6 text.
+    /// Every violation, as contract text.
     pub violations: Vec<String>,
     /// The best lower bound.
     pub lower_bound: Option<u64>,
@@ -41,12 +48,31 @@ pub struct Summary {
     pub upper_bound: Option<u64>,
     /// Whether `length` is a certified optimum.
     pub certified: bool,
-    /// The certificate: `infeasible-at-T-1 (T-1 = ..)` or `lower-bound NAME = V`.
+    /// The certificate: `infeasible-at-T-1 …` or `lower-bound NAME = V (CLAIM)`.
     pub certificate: Option<String>,
     /// Why an exact solve stopped without an optimum.
     pub stop: Option<String>,
     /// Every lower bound.
     pub bounds: Vec<Bound>,
+}
+
+impl Summary {
+    fn new(instance: &str, method: &str, answer: &Answer, bounds: Vec<Bound>) -> Self {
+        Self {
+            instance: instance.into(),
+            method: method.into(),
+            status: answer.status.to_string(),
+            length: answer.length,
+            admissible: answer.length.is_some() || answer.upper_bound.is_some(),
+            violations: answer.violations.clone(),
+            lower_bound: answer.lower_bound,
+            upper_bound: answer.upper_bound,
+            certified: answer.certificate.is_some(),
+            certificate: answer.certificate.as_ref().map(ToString::to_string),
+            stop: answer.stop.as_ref().map(ToString::to_string),
+            bounds,
+        }
+    }
 }
 
 /// Runs the CLI; returns the exit code (0 or 1) or an error (exit code 2).
@@ -59,10 +85,12 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Solve { instance, method, limits, out: file } => {
             solve(&instance, &method, &limits, file.as_deref(), format, &mut out)
         }
-        Command::Export { paths, backend, out: dir } => export(&paths, backend, &dir, &mut out),
+        Command::Export { paths, backend, out: dir, horizon, max_vars } => {
+            export(&paths, backend, &dir, horizon, max_vars, &mut out)
+        }
         Command::Gen(g) => {
             let inst = generate(&g)?;
-            write!(out, "{}", crate::spec::io::instance_to_toml(&inst)).map_err(io_err("<stdout>"))?;
+            write!(out, "{}", instance_to_toml(&inst)).map_err(io_err("<stdout>"))?;
             Ok(0)
         }
         Command::Report { paths, out: dir, backend, no_exact, limits } => {
@@ -110,14 +138,14 @@ fn print_summary(s: &Summary, format: Format, out: &mut dyn Write) -> Result<()>
                     t += &format!("inadmissible, {n} violation{}\n", if n == 1 { "" } else { "s" });
                 }
                 "bounds" if s.length.is_none() => {
-                    t += &format!("bounds [{}, {}]", opt(s.lower_bound), opt(s.upper_bound));
+                    t += &format!("bounds [{}, {}]", report::opt(s.lower_bound), report::opt(s.upper_bound));
                     if let Some(stop) = &s.stop {
                         t += &format!(" ({stop})");
                     }
                     t += "\n";
                 }
                 status => {
-                    t += &format!("{status}, length {}", opt(s.length));
+                    t += &format!("{status}, length {}", report::opt(s.length));
                     if let Some(c) = &s.certificate {
                         t += &format!(", certified optimal: {c}");
                     } else if let Some(lb) = s.lower_bound {
@@ -138,50 +166,38 @@ fn print_summary(s: &Summary, format: Format, out: &mut dyn Write) -> Result<()>
     out.write_all(text.as_bytes()).map_err(io_err("<stdout>"))
 }
 
-/// Fills a summary from a verdict; an admissible length equal to the best lower bound is a
-/// certified optimum (certificate: the matching bound).
-fn summarise(inst: &Instance, method: &str, verdict: &Verdict) -> Summary {
-    let bounds = bounds::lower_bounds(inst);
-    let best = bounds.iter().max_by_key(|b| b.value).cloned();
-    let mut s = Summary {
-        instance: inst.name.clone(),
-        method: method.into(),
-        lower_bound: best.as_ref().map(|b| b.value),
-        ..Default::default()
-    };
-    match verdict {
-        Verdict::Admissible(c) => {
-            s.admissible = true;
-            s.length = Some(c.length());
-            match best {
-                Some(b) if b.value == c.length() => {
-                    s.status = "optimal".into();
-                    s.certified = true;
-                    s.certificate = Some(format!("lower-bound {} = {}", bound_label(&b), b.value));
-                }
-                _ => s.status = "heuristic".into(),
-            }
-        }
-        Verdict::Inadmissible(v) => {
-            s.status = "inadmissible".into();
-            s.violations = v.iter().map(Violation::to_string).collect();
-        }
-    }
-    s
-}
-
-fn bound_label(b: &Bound) -> String {
-    match b.claim {
-        Some(c) => format!("{} ({c})", b.name),
-        None => b.name.clone(),
+/// Attributes an error about an instance (file left empty by the library) to its file.
+fn in_file(file: &Path) -> impl Fn(Error) -> Error + '_ {
+    move |e| match e {
+        Error::Input(i) if i.file.is_empty() => Error::Input(i.in_file(file.display().to_string())),
+        e => e,
     }
 }
 
 fn check(instance: &Path, schedule: &Path, format: Format, out: &mut dyn Write) -> Result<u8> {
     let inst = load_instance(instance)?;
     let sched = load_schedule(schedule, &inst)?;
-    let verdict = checker::check(&inst, &sched);
-    let s = summarise(&inst, "check", &verdict);
+    let bounds = bounds::lower_bounds(&inst);
+    let mut answer = Answer {
+        status: Status::Inadmissible,
+        length: None,
+        lower_bound: bounds::strongest(&bounds).map(|b| b.value),
+        upper_bound: None,
+        certificate: None,
+        producer: None,
+        stop: None,
+        violations: Vec::new(),
+    };
+    match checker::judge(&inst, sched, Producer::User(schedule.display().to_string())) {
+        Ok(checked) => {
+            answer.length = Some(checked.length());
+            answer.certificate = certify(&bounds, &checked, None);
+            answer.status = if answer.certificate.is_some() { Status::Optimal } else { Status::Heuristic };
+            answer.producer = Some(checked.producer().clone());
+        }
+        Err((_, violations)) => answer.violations = violations.iter().map(ToString::to_string).collect(),
+    }
+    let s = Summary::new(&inst.name, "check", &answer, Vec::new());
     print_summary(&s, format, out)?;
     Ok(if s.admissible { 0 } else { 1 })
 }
@@ -192,13 +208,36 @@ fn bounds_cmd(instance: &Path, format: Format, out: &mut dyn Write) -> Result<u8
     let s = Summary {
         instance: inst.name.clone(),
         method: "bounds".into(),
-        status: "bounds".into(),
-        lower_bound: bounds.iter().map(|b| b.value).max(),
+        status: Status::Bounds.to_string(),
+        lower_bound: bounds::strongest(&bounds).map(|b| b.value),
         bounds,
         ..Default::default()
     };
     print_summary(&s, format, out)?;
     Ok(0)
+}
+
+/// What `--method` asks for: one algorithm, or the exact layer with a backend (`exact` = the
+/// default backend), which also runs every applicable algorithm for its incumbent.
+fn assess_options(method: &str, limits: &Limits) -> Result<AssessOptions> {
+    let exact = match method {
+        "exact" => Some(exact::default_backend()),
+        "ilp" => Some(BackendKind::Ilp),
+        "smt" => Some(BackendKind::Smt),
+        _ => None,
+    };
+    let algorithms = match exact {
+        Some(_) => Algorithms::Applicable,
+        None => Algorithms::Only(heuristics::find(method).ok_or_else(|| {
+            let names: Vec<&str> = heuristics::all().iter().map(|m| m.name).collect();
+            InputError::new(
+                "<flags>",
+                "--method",
+                format!("unknown method `{method}` (known: {}, ilp, smt, exact)", names.join(", ")),
+            )
+        })?),
+    };
+    Ok(AssessOptions { algorithms, exact, solve: solve_options(limits)?, fail_fast: true })
 }
 
 fn solve(
@@ -210,127 +249,63 @@ fn solve(
     out: &mut dyn Write,
 ) -> Result<u8> {
     let inst = load_instance(instance)?;
-    let file_name = instance.display().to_string();
-    let exact_backend = match method {
-        "ilp" => Some(BackendKind::Ilp),
-        "smt" => Some(BackendKind::Smt),
-        "exact" => Some(exact::default_backend()),
-        _ => None,
+    let options = assess_options(method, limits)?;
+    let a = assess(&inst, None, &options).map_err(in_file(instance))?;
+    let label = match &a.exact {
+        Some(e) => e.backend.name().to_string(),
+        None => method.to_string(),
     };
-    let (summary, schedule): (Summary, Option<Schedule>) = match exact_backend {
-        Some(b) => {
-            let outcome = exact::solve(&inst, b, &solve_options(limits)?).map_err(|e| match e {
-                Error::Input(i) if i.file.is_empty() => Error::Input(i.in_file(&file_name)),
-                e => e,
-            })?;
-            let mut s = Summary {
-                instance: inst.name.clone(),
-                method: b.to_string(),
-                lower_bound: bounds::best(&inst).map(|b| b.value),
-                ..Default::default()
-            };
-            match outcome {
-                Outcome::Optimal { witness, checked, certificate } => {
-                    s.status = "optimal".into();
-                    s.admissible = true;
-                    s.certified = true;
-                    s.length = Some(checked.length());
-                    s.certificate = Some(certificate.to_string());
-                    (s, Some(witness))
-                }
-                Outcome::Bounds { lower, upper, stop } => {
-                    s.status = "bounds".into();
-                    s.lower_bound = Some(lower.max(s.lower_bound.unwrap_or(0)));
-                    s.stop = Some(stop.to_string());
-                    s.admissible = upper.is_some();
-                    s.upper_bound = upper.as_ref().map(|(_, c)| c.length());
-                    (s, upper.map(|(w, _)| w))
-                }
-            }
-        }
-        None => {
-            let m = heuristics::find(method).ok_or_else(|| {
-                let names: Vec<&str> = heuristics::all().iter().map(|m| m.name).collect();
-                InputError::new(
-                    "<flags>",
-                    "--method",
-                    format!("unknown method `{method}` (known: {}, ilp, smt, exact)", names.join(", ")),
-                )
-            })?;
-            (m.applies)(&inst).map_err(|reason| Error::NotApplicable { method: m.name.into(), reason })?;
-            let sched = (m.run)(&inst)?;
-            let verdict = checker::check(&inst, &sched);
-            let s = summarise(&inst, m.name, &verdict);
-            let admissible = s.admissible;
-            (s, admissible.then_some(sched))
-        }
-    };
-    if let (Some(path), Some(sched)) = (file, &schedule) {
-        std::fs::write(path, schedule_to_json(&inst, sched) + "\n")
+    let summary = Summary::new(&inst.name, &label, &a.answer, Vec::new());
+    if let (Some(path), Some(best)) = (file, &a.best) {
+        std::fs::write(path, schedule_to_json(&inst, best.schedule()) + "\n")
             .map_err(io_err(&path.display().to_string()))?;
     }
     print_summary(&summary, format, out)?;
-    Ok(if summary.status == "inadmissible" { 1 } else { 0 })
+    Ok(if a.answer.status == Status::Inadmissible { 1 } else { 0 })
 }
 
-/// Every `*.toml` under the given files and directories, sorted, with the root each was found
-/// under (to mirror the layout in outputs).
-pub fn instance_files(paths: &[PathBuf]) -> Result<Vec<(PathBuf, PathBuf)>> {
-    let mut files = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            let mut stack = vec![p.clone()];
-            while let Some(dir) = stack.pop() {
-                let entries = std::fs::read_dir(&dir).map_err(io_err(&dir.display().to_string()))?;
-                for e in entries {
-                    let path = e.map_err(io_err(&dir.display().to_string()))?.path();
-                    if path.is_dir() {
-                        stack.push(path);
-                    } else if path.extension().is_some_and(|x| x == "toml") {
-                        files.push((p.clone(), path));
-                    }
-                }
-            }
-        } else if p.exists() {
-            files.push((p.parent().map(Path::to_path_buf).unwrap_or_default(), p.clone()));
-        } else {
-            return Err(InputError::new(p.display().to_string(), "", "no such file or directory").into());
-        }
-    }
-    files.sort_by(|a, b| a.1.cmp(&b.1));
-    Ok(files)
-}
-
-/// The paper's own schedule for an instance file `X.toml`: `X.schedule.json` beside it, if any.
-pub fn paper_schedule_file(instance: &Path) -> Option<PathBuf> {
-    let path = instance.with_extension("schedule.json");
-    path.exists().then_some(path)
-}
-
-/// Where `export` writes the model of `instance` (found under `root`): the instance's path
-/// relative to `root`, in `dir`, with the backend's extension (`004/path6-fig2.ilp.lp`).
-pub fn model_file(dir: &Path, root: &Path, instance: &Path, kind: BackendKind) -> PathBuf {
-    let rel = instance.strip_prefix(root).unwrap_or(instance).with_extension("");
-    dir.join(format!("{}.{}", rel.display(), kind.file_extension()))
-}
-
-fn export(paths: &[PathBuf], b: BackendArg, dir: &Path, out: &mut dyn Write) -> Result<u8> {
+fn export(
+    paths: &[PathBuf],
+    b: BackendArg,
+    dir: &Path,
+    horizon: Option<u64>,
+    max_vars: usize,
+    out: &mut dyn Write,
+) -> Result<u8> {
     let kind = backend(b);
     let single = paths.len() == 1 && paths[0].is_file();
     for (root, file) in instance_files(paths)? {
         let inst = load_instance(&file)?;
-        let text = match exact::export(&inst, kind, None) {
-            Ok(t) => t,
-            Err(e @ Error::NotApplicable { .. }) if !single => {
-                writeln!(out, "skipped {}: {e}", file.display()).map_err(io_err("<stdout>"))?;
-                continue;
-            }
-            Err(Error::Input(i)) if i.file.is_empty() => {
-                return Err(i.in_file(file.display().to_string()).into());
-            }
-            Err(e) => return Err(e),
+        let skip = |out: &mut dyn Write, e: &Error| {
+            writeln!(out, "skipped {}: {e}", file.display()).map_err(io_err("<stdout>"))
         };
-        let target = model_file(dir, &root, &file, kind);
+        if let Err(reason) = encode::encoder_for(&inst).map(|_| ()) {
+            if single {
+                return Err(reason);
+            }
+            skip(out, &reason)?;
+            continue;
+        }
+        let horizon = match horizon {
+            Some(t) => t,
+            None => match export_horizon(&inst) {
+                Some(t) => t,
+                None => {
+                    let e = Error::Input(InputError::new(
+                        file.display().to_string(),
+                        "--horizon",
+                        "no registered algorithm applies to this instance: give the horizon",
+                    ));
+                    if single {
+                        return Err(e);
+                    }
+                    skip(out, &e)?;
+                    continue;
+                }
+            },
+        };
+        let text = exact::export(&inst, kind, horizon, max_vars).map_err(in_file(&file))?;
+        let target = exact::model_file(dir, &root, &file, kind);
         if let Some(parent) = target.parent() {
             std::fs::create_dir_all(parent).map_err(io_err(&parent.display().to_string()))?;
         }
@@ -338,6 +313,18 @@ fn export(paths: &[PathBuf], b: BackendArg, dir: &Path, out: &mut dyn Write) -> 
         writeln!(out, "wrote {}", target.display()).map_err(io_err("<stdout>"))?;
     }
     Ok(0)
+}
+
+/// The default export horizon: the checked length of the shortest schedule of the registered
+/// algorithms, so the exported model is satisfiable.
+fn export_horizon(inst: &Instance) -> Option<u64> {
+    let options = AssessOptions {
+        algorithms: Algorithms::Applicable,
+        exact: None,
+        solve: SolveOptions::default(),
+        fail_fast: false,
+    };
+    assess(inst, None, &options).ok()?.best.map(|c| c.length())
 }
 
 /// Builds the instance `commsched gen` writes, validated exactly like a file.
@@ -411,17 +398,20 @@ fn report_cmd(
 ) -> Result<u8> {
     let default = [PathBuf::from("instances")];
     let paths = if paths.is_empty() { &default[..] } else { paths };
-    let options = ReportOptions { backend: b.map(backend), solve: solve_options(limits)? };
-    let mut reports: Vec<InstanceReport> = Vec::new();
+    let options = AssessOptions {
+        algorithms: Algorithms::Applicable,
+        exact: b.map(backend),
+        solve: solve_options(limits)?,
+        fail_fast: false,
+    };
+    let mut reports: Vec<Assessment> = Vec::new();
     for (_, file) in instance_files(paths)? {
         let inst = load_instance(&file)?;
-        let paper = paper_schedule_file(&file);
-        let schedule = match &paper {
-            Some(p) => Some(load_schedule(p, &inst)?),
+        let paper = match paper_schedule_file(&file) {
+            Some(p) => Some((p.display().to_string(), load_schedule(&p, &inst)?)),
             None => None,
         };
-        let name = paper.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
-        reports.push(report::report(&inst, schedule.as_ref().map(|s| (name.as_str(), s)), &options));
+        reports.push(assess(&inst, paper.as_ref().map(|(f, s)| (f.as_str(), s.clone())), &options)?);
     }
     let write = |format: Format, w: &mut dyn Write| -> std::io::Result<()> {
         match format {
@@ -451,15 +441,26 @@ fn report_cmd(
 
 fn list(out: &mut dyn Write) -> Result<u8> {
     let mut text = String::new();
-    for p in Problem::NAMES {
+    for p in ProblemKind::ALL {
         text += &format!("{p}:\n");
-        for m in heuristics::all().into_iter().filter(|m| m.problem == p) {
+        let methods: Vec<_> = heuristics::all().into_iter().filter(|m| m.solves(p)).collect();
+        for m in &methods {
             text += &format!("  {:<26} {}  [{}]\n", m.name, m.summary, m.source);
         }
-        if exact::supports(p) {
-            text +=
-                &format!("  {:<26} exact optimum with certificate (ILP, good_lp + microlp)\n", "ilp | exact");
-            text += &format!("  {:<26} exact optimum with certificate (SMT, z3)\n", "smt");
+        let encoders: Vec<_> =
+            encode::ENCODERS.iter().filter(|e| e.applicability.problems.contains(&p)).collect();
+        for e in &encoders {
+            let backends: Vec<&str> = BackendKind::available().iter().map(|b| b.name()).collect();
+            text += &format!(
+                "  {:<26} exact optimum with certificate, encoder `{}` ({}); backends: {}\n",
+                "exact | ilp | smt",
+                e.name,
+                e.applicability.describe(),
+                backends.join(", ")
+            );
+        }
+        if methods.is_empty() && encoders.is_empty() {
+            text += "  no algorithms yet (checker and lower bounds only)\n";
         }
     }
     out.write_all(text.as_bytes()).map_err(io_err("<stdout>"))?;

@@ -1,5 +1,9 @@
-//! The comparator: the only place where lower bounds, heuristics, exact optima and the papers'
-//! claims meet. Reports are data ([`report::InstanceReport`]) first, formatters second.
+//! The comparator: where lower bounds, checked algorithm lengths, exact optima and the papers'
+//! claims meet. [`assess()`] is the one pipeline every command runs; [`report`] formats its
+//! results.
 
+pub mod assess;
 pub mod claims;
 pub mod report;
+
+pub use assess::{Algorithms, AssessOptions, Assessment, Status, assess};

@@ -2,32 +2,53 @@
 //! for the ILP backend's family of solvers) and SMT-LIB2 (`.smt2`, QF_LIA, for z3 and other
 //! SMT solvers). The output is deterministic: variables and constraints in model order.
 //!
-//! [`export`] writes the model of an instance at a fixed horizon; by default the horizon is
-//! the length of the exact layer's own greedy schedule (checked), i.e. the best upper bound
-//! known without a search, so the file is a satisfiable model whose solutions are schedules
-//! of that length or shorter. Give a smaller horizon (e.g. T* − 1) to export the model whose
-//! infeasibility certifies an optimum. The writers impose no size guard: exporting a huge
-//! instance writes a huge file.
+//! [`export`] writes the model of an instance at a given horizon. The CLI's default horizon is
+//! the checked length of the best registered algorithm's schedule, so the file is a satisfiable
+//! model whose solutions are schedules of that length or shorter; a smaller horizon (e.g.
+//! T* − 1) gives the model whose infeasibility certifies an optimum. The caller applies the
+//! size guard ([`super::SolveOptions::max_variables`]) before anything is built.
 
 use super::backend::BackendKind;
 use super::encode;
 use super::ir::{Domain, Goal, Model, Sense, VarId};
-use crate::error::{Error, Result};
+use crate::error::{Error, InputError, Result};
 use crate::spec::Instance;
 use std::fmt::Write;
+use std::path::{Path, PathBuf};
 
-/// The model of `instance` at `horizon` (default: the greedy schedule's checked length) as
-/// text for `backend`: CPLEX LP for [`BackendKind::Ilp`], SMT-LIB2 for [`BackendKind::Smt`].
-pub fn export(instance: &Instance, backend: BackendKind, horizon: Option<u64>) -> Result<String> {
-    let encoder = encode::encoder(instance)?;
+/// The model of `instance` at `horizon` as text for `backend`: CPLEX LP for
+/// [`BackendKind::Ilp`], SMT-LIB2 for [`BackendKind::Smt`]. A model over the size guard
+/// `max_variables` is refused ([`Error::Input`], field `--horizon`) before it is built.
+pub fn export(
+    instance: &Instance,
+    backend: BackendKind,
+    horizon: u64,
+    max_variables: usize,
+) -> Result<String> {
+    let (_, encoder) = encode::encoder_for(instance)?;
     if let Some(reason) = encoder.impossible() {
         return Err(Error::NotApplicable { method: "exact export".into(), reason });
     }
-    let horizon = match horizon {
-        Some(t) => t,
-        None => super::greedy_upper_bound(instance)?.1.length(),
-    };
+    let at_least = encoder.min_variables(horizon);
+    let variables = if at_least > max_variables { at_least } else { encoder.variables(horizon) };
+    if variables > max_variables {
+        return Err(Error::Input(InputError::new(
+            "",
+            "--horizon",
+            format!(
+                "the model at horizon T = {horizon} needs {}{variables} variables, over the size guard {max_variables} (raise --max-vars)",
+                if at_least > max_variables { "at least " } else { "" }
+            ),
+        )));
+    }
     Ok(model_text(&encoder.encode(horizon).model, backend))
+}
+
+/// Where `export` writes the model of `instance` (found under `root`): the instance's path
+/// relative to `root`, in `dir`, with the backend's extension (`004/path6-fig2.ilp.lp`).
+pub fn model_file(dir: &Path, root: &Path, instance: &Path, kind: BackendKind) -> PathBuf {
+    let rel = instance.strip_prefix(root).unwrap_or(instance).with_extension("");
+    dir.join(format!("{}.{}", rel.display(), kind.file_extension()))
 }
 
 /// The model as text for `backend`.

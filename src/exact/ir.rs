@@ -1,5 +1,5 @@
-//! The neutral model every encoder writes and every backend reads (ARCHITECTURE.md, "Encodings
-//! write into a neutral sink; backends are small trait impls"): bounded integer and boolean
+//! The neutral model every encoder writes and every backend reads ("encodings write into a neutral
+//! sink; backends are small trait impls", as rustsat and good_lp do): bounded integer and boolean
 //! variables with names, linear constraints `Σ coeff·var {≤, =, ≥} constant` with integer
 //! coefficients, and an optional linear objective: one to minimise, or a search guide for a
 //! feasibility question ([`Goal`]).

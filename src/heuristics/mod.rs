@@ -1,27 +1,51 @@
 //! The heuristics layer: every polynomial algorithm the papers document, each emitting an
-//! explicit schedule. Callers check every schedule with [`crate::checker::check`]; producers
-//! are never trusted.
+//! explicit schedule. Callers check every schedule ([`crate::checker::accept`]); producers are
+//! never trusted.
+//!
+//! One registry, [`all`]: each paper's directory keeps a `METHODS` table of [`Method`]s, one file
+//! per algorithm. Adding an algorithm is one file plus one line in its paper's table.
 
 pub mod chatting;
 pub mod total_exchange;
 
-use crate::error::Result;
-use crate::spec::{Instance, Schedule};
+use crate::claims::ClaimValue;
+use crate::error::{Error, Result};
+use crate::spec::{Applicability, Instance, ProblemKind, Schedule};
 
 /// A published algorithm, named as its paper names it.
 pub struct Method {
     /// CLI name, e.g. `furthest-first`.
     pub name: &'static str,
-    /// The problem it solves (`total-exchange`, ...).
-    pub problem: &'static str,
     /// Paper section and claim ids, e.g. `004 §3; TE-5..TE-13`.
     pub source: &'static str,
     /// One line on what it does and what the paper claims.
     pub summary: &'static str,
-    /// `Ok(())` when it applies to the instance, else the reason.
-    pub applies: fn(&Instance) -> std::result::Result<(), String>,
-    /// Runs it.
+    /// The instances it is stated for.
+    pub applicability: Applicability,
+    /// What the paper claims for the length of its schedule on an instance it applies to
+    /// (`None`: the paper claims nothing there).
+    pub claim: fn(&Instance) -> Option<ClaimValue>,
+    /// Runs it on an instance it applies to.
     pub run: fn(&Instance) -> Result<Schedule>,
+}
+
+impl Method {
+    /// `Ok(())` when it applies to the instance, else the reason.
+    pub fn applies(&self, instance: &Instance) -> std::result::Result<(), String> {
+        self.applicability.check(instance)
+    }
+
+    /// Whether it solves `problem`.
+    pub fn solves(&self, problem: ProblemKind) -> bool {
+        self.applicability.problems.contains(&problem)
+    }
+
+    /// Runs it after checking that it applies ([`Error::NotApplicable`] otherwise).
+    pub fn produce(&self, instance: &Instance) -> Result<Schedule> {
+        self.applies(instance)
+            .map_err(|reason| Error::NotApplicable { method: self.name.to_string(), reason })?;
+        (self.run)(instance)
+    }
 }
 
 /// Every registered algorithm.
@@ -36,5 +60,5 @@ pub fn find(name: &str) -> Option<&'static Method> {
 
 /// The algorithms that apply to an instance.
 pub fn for_instance(instance: &Instance) -> Vec<&'static Method> {
-    all().into_iter().filter(|m| (m.applies)(instance).is_ok()).collect()
+    all().into_iter().filter(|m| m.applies(instance).is_ok()).collect()
 }

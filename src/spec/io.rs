@@ -4,7 +4,7 @@
 use super::capacity::Capacity;
 use super::model::{GatherMode, Mode, Model, Port, PortRule};
 use super::network::{Network, RingTie};
-use super::problem::{Instance, MessageSpec, PaperNote, Problem};
+use super::problem::{Instance, MessageSpec, PaperNote, Problem, ProblemKind};
 use super::schedule::{Schedule, ScheduleFile, Start};
 use crate::error::InputError;
 use serde::Deserialize;
@@ -109,12 +109,7 @@ pub fn parse_instance(text: &str, file: &str, default_name: &str) -> Result<Inst
         "broadcast" => Problem::Broadcast,
         "product" => Problem::Product,
         "prefix" => Problem::Prefix,
-        other => {
-            return Err(err(
-                "problem",
-                format!("unknown problem `{other}` (known: {})", Problem::NAMES.join(", ")),
-            ));
-        }
+        other => return Err(err("problem", ProblemKind::parse(other).unwrap_err())),
     };
     let model = build_model(raw.model.unwrap_or_default(), &problem, file)?;
     let mut inst = Instance::new(
@@ -414,4 +409,44 @@ pub fn schedule_to_json(inst: &Instance, sched: &Schedule) -> String {
         Schedule::FatTree(sends) => file.sends = Some(sends.clone()),
     }
     serde_json::to_string_pretty(&file).expect("schedule serialises")
+}
+
+/// Every `*.toml` under the given files and directories, sorted, each with the root it was found
+/// under (to mirror the layout in outputs). A path that does not exist is an input error.
+pub fn instance_files(
+    paths: &[std::path::PathBuf],
+) -> crate::Result<Vec<(std::path::PathBuf, std::path::PathBuf)>> {
+    use std::path::PathBuf;
+    let io = |dir: &Path| {
+        let path = dir.display().to_string();
+        move |source| crate::Error::Io { path, source }
+    };
+    let mut files = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut stack = vec![p.clone()];
+            while let Some(dir) = stack.pop() {
+                for entry in std::fs::read_dir(&dir).map_err(io(&dir))? {
+                    let path = entry.map_err(io(&dir))?.path();
+                    if path.is_dir() {
+                        stack.push(path);
+                    } else if path.extension().is_some_and(|x| x == "toml") {
+                        files.push((p.clone(), path));
+                    }
+                }
+            }
+        } else if p.exists() {
+            files.push((p.parent().map(Path::to_path_buf).unwrap_or_else(PathBuf::new), p.clone()));
+        } else {
+            return Err(InputError::new(p.display().to_string(), "", "no such file or directory").into());
+        }
+    }
+    files.sort_by(|a, b| a.1.cmp(&b.1));
+    Ok(files)
+}
+
+/// The paper's own schedule for an instance file `X.toml`: `X.schedule.json` beside it, if any.
+pub fn paper_schedule_file(instance: &Path) -> Option<std::path::PathBuf> {
+    let path = instance.with_extension("schedule.json");
+    path.exists().then_some(path)
 }

@@ -1,5 +1,6 @@
 //! The specification layer (SPEC §2–§5): plain data, depending on nothing else in the crate.
 
+pub mod applicability;
 pub mod capacity;
 pub mod io;
 pub mod model;
@@ -7,8 +8,9 @@ pub mod network;
 pub mod problem;
 pub mod schedule;
 
+pub use applicability::{Applicability, Refinement};
 pub use capacity::Capacity;
-pub use model::{GatherMode, Mode, Model, Port, PortRule};
-pub use network::{Family, Network, Node, RingTie};
-pub use problem::{Instance, Message, MessageSpec, Packet, PaperNote, Problem};
+pub use model::{GatherMode, Mode, Model, ModelClass, Port, PortRule};
+pub use network::{Family, FamilyKind, Network, Node, RingTie};
+pub use problem::{Instance, Message, MessageSpec, Packet, PaperNote, Problem, ProblemKind};
 pub use schedule::{Control, ControlKind, FatTreeSend, Schedule, Start, Transmission};

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Port rule of the bufferless model (SPEC §4.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
 pub enum Port {
     /// Paper 000: only the arc rule.
@@ -16,7 +16,7 @@ pub enum Port {
 }
 
 /// How a gather schedule is checked (SPEC §4.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
 pub enum GatherMode {
     /// Any starts.
@@ -130,6 +130,93 @@ impl Model {
             Model::Bufferless { .. } => "bufferless",
             Model::StoreForward { .. } => "store-forward",
             Model::FatTree { .. } => "fat-tree",
+        }
+    }
+}
+
+/// A model without its numeric parameters (packet size, capacities): what an algorithm or an
+/// encoder is stated for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum ModelClass {
+    /// SPEC §4.1, real (not virtual) schedules.
+    Bufferless {
+        /// Port rule.
+        port: Port,
+        /// How gather schedules are checked.
+        gather: GatherMode,
+    },
+    /// SPEC §4.1 virtual schedules (paper 000 §3).
+    Virtual {
+        /// Port rule.
+        port: Port,
+    },
+    /// SPEC §4.2.
+    StoreForward {
+        /// Port and duplex rule.
+        rule: PortRule,
+        /// Copy or move.
+        mode: Mode,
+    },
+    /// SPEC §4.3.
+    FatTree {
+        /// Whether the round model applies.
+        rounds: bool,
+    },
+}
+
+impl Model {
+    /// The model's class.
+    pub fn class(&self) -> ModelClass {
+        match *self {
+            Model::Bufferless { port, virtual_schedule: true, .. } => ModelClass::Virtual { port },
+            Model::Bufferless { port, gather, .. } => ModelClass::Bufferless { port, gather },
+            Model::StoreForward { rule, mode, .. } => ModelClass::StoreForward { rule, mode },
+            Model::FatTree { rounds, .. } => ModelClass::FatTree { rounds },
+        }
+    }
+}
+
+impl fmt::Display for ModelClass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ModelClass::Bufferless { port, gather } => {
+                write!(f, "bufferless {}-port, {} gather", port.name(), gather.name())
+            }
+            ModelClass::Virtual { port } => write!(f, "virtual {}-port", port.name()),
+            ModelClass::StoreForward { rule, mode } => write!(f, "store-and-forward {rule} {}", mode.name()),
+            ModelClass::FatTree { rounds: false } => f.write_str("fat-tree, pipelined"),
+            ModelClass::FatTree { rounds: true } => f.write_str("fat-tree, round model"),
+        }
+    }
+}
+
+impl Port {
+    /// `multi` or `single`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Port::Multi => "multi",
+            Port::Single => "single",
+        }
+    }
+}
+
+impl GatherMode {
+    /// `centralized` or `distributed`.
+    pub fn name(self) -> &'static str {
+        match self {
+            GatherMode::Centralized => "centralized",
+            GatherMode::Distributed => "distributed",
+        }
+    }
+}
+
+impl Mode {
+    /// `copy` or `move`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Copy => "copy",
+            Mode::Move => "move",
         }
     }
 }

@@ -34,6 +34,74 @@ pub enum Family {
     Graph(usize),
 }
 
+impl Family {
+    /// The family without its size.
+    pub fn kind(&self) -> FamilyKind {
+        match self {
+            Family::Ula(_) => FamilyKind::Ula,
+            Family::Path(_) => FamilyKind::Path,
+            Family::Ring(_) => FamilyKind::Ring,
+            Family::URing(_) => FamilyKind::URing,
+            Family::Mesh(..) => FamilyKind::Mesh,
+            Family::Torus(..) => FamilyKind::Torus,
+            Family::Esm(_) => FamilyKind::Esm,
+            Family::Tree(_) => FamilyKind::Tree,
+            Family::FatTree(_) => FamilyKind::FatTree,
+            Family::Graph(_) => FamilyKind::Graph,
+        }
+    }
+}
+
+/// The network families of SPEC §2 without their sizes, as applicability descriptions name them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FamilyKind {
+    /// `ula:N`.
+    Ula,
+    /// `path:N`.
+    Path,
+    /// `ring:N`.
+    Ring,
+    /// `uring:N`.
+    URing,
+    /// `mesh:RxC`.
+    Mesh,
+    /// `torus:RxC`.
+    Torus,
+    /// `esm:N`.
+    Esm,
+    /// `tree:...`.
+    Tree,
+    /// `fat-tree:N`.
+    FatTree,
+    /// An explicit graph.
+    Graph,
+}
+
+impl FamilyKind {
+    /// The prefix of the family's network strings (`mesh`, `fat-tree`).
+    pub fn name(self) -> &'static str {
+        match self {
+            FamilyKind::Ula => "ula",
+            FamilyKind::Path => "path",
+            FamilyKind::Ring => "ring",
+            FamilyKind::URing => "uring",
+            FamilyKind::Mesh => "mesh",
+            FamilyKind::Torus => "torus",
+            FamilyKind::Esm => "esm",
+            FamilyKind::Tree => "tree",
+            FamilyKind::FatTree => "fat-tree",
+            FamilyKind::Graph => "graph",
+        }
+    }
+}
+
+impl fmt::Display for FamilyKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// How a ring's antipodal ties are routed (SPEC §2 atlas).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]

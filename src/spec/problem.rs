@@ -46,21 +46,98 @@ pub enum Problem {
 impl Problem {
     /// The problem's name as written in files and on the command line.
     pub fn name(&self) -> &'static str {
+        self.kind().name()
+    }
+
+    /// The problem without its data.
+    pub fn kind(&self) -> ProblemKind {
         match self {
-            Problem::Chatting(_) => "chatting",
-            Problem::Scatter(_) => "scatter",
-            Problem::Gather(_) => "gather",
-            Problem::TotalExchange(_) => "total-exchange",
-            Problem::Gossip => "gossip",
-            Problem::Broadcast => "broadcast",
-            Problem::Product => "product",
-            Problem::Prefix => "prefix",
+            Problem::Chatting(_) => ProblemKind::Chatting,
+            Problem::Scatter(_) => ProblemKind::Scatter,
+            Problem::Gather(_) => ProblemKind::Gather,
+            Problem::TotalExchange(_) => ProblemKind::TotalExchange,
+            Problem::Gossip => ProblemKind::Gossip,
+            Problem::Broadcast => ProblemKind::Broadcast,
+            Problem::Product => ProblemKind::Product,
+            Problem::Prefix => ProblemKind::Prefix,
+        }
+    }
+}
+
+/// The problems of SPEC §3 without their data: what registries, applicability descriptions and
+/// reports name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ProblemKind {
+    /// Paper 000.
+    Chatting,
+    /// Paper 001.
+    Scatter,
+    /// Paper 001.
+    Gather,
+    /// Paper 004.
+    TotalExchange,
+    /// Paper 003.
+    Gossip,
+    /// Paper 002.
+    Broadcast,
+    /// Paper 002.
+    Product,
+    /// Paper 002.
+    Prefix,
+}
+
+impl ProblemKind {
+    /// Every problem, in the order of the papers' sections in reports and listings.
+    pub const ALL: [ProblemKind; 8] = [
+        ProblemKind::Chatting,
+        ProblemKind::Scatter,
+        ProblemKind::Gather,
+        ProblemKind::TotalExchange,
+        ProblemKind::Gossip,
+        ProblemKind::Broadcast,
+        ProblemKind::Product,
+        ProblemKind::Prefix,
+    ];
+
+    /// The name written in files and on the command line (`total-exchange`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ProblemKind::Chatting => "chatting",
+            ProblemKind::Scatter => "scatter",
+            ProblemKind::Gather => "gather",
+            ProblemKind::TotalExchange => "total-exchange",
+            ProblemKind::Gossip => "gossip",
+            ProblemKind::Broadcast => "broadcast",
+            ProblemKind::Product => "product",
+            ProblemKind::Prefix => "prefix",
         }
     }
 
-    /// All problem names.
-    pub const NAMES: [&'static str; 8] =
-        ["chatting", "scatter", "gather", "total-exchange", "gossip", "broadcast", "product", "prefix"];
+    /// The paper that defines the problem (`000` … `004`).
+    pub fn paper(self) -> &'static str {
+        match self {
+            ProblemKind::Chatting => "000",
+            ProblemKind::Scatter | ProblemKind::Gather => "001",
+            ProblemKind::Broadcast | ProblemKind::Product | ProblemKind::Prefix => "002",
+            ProblemKind::Gossip => "003",
+            ProblemKind::TotalExchange => "004",
+        }
+    }
+
+    /// Parses a problem name.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        Self::ALL.into_iter().find(|p| p.name() == s).ok_or_else(|| {
+            let names: Vec<&str> = Self::ALL.iter().map(|p| p.name()).collect();
+            format!("unknown problem `{s}` (known: {})", names.join(", "))
+        })
+    }
+}
+
+impl fmt::Display for ProblemKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 impl fmt::Display for Problem {
@@ -101,7 +178,7 @@ pub struct Packet {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PaperNote {
-    /// Claim ids of CLAIMS.md this instance illustrates.
+    /// Claim ids of the claims catalogue this instance illustrates.
     #[serde(default)]
     pub claims: Vec<String>,
     /// The length the paper states, in SPEC steps.

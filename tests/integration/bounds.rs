@@ -1,4 +1,4 @@
-//! Lower bounds (src/bounds): the papers' closed forms against the values of CLAIMS.md, two
+//! Lower bounds (src/bounds): the papers' closed forms against the values of the claims catalogue, two
 //! independent derivations against each other (closed form vs generic cut, FDF formula vs
 //! release/tail vs brute force over dispatch orders), and every bound against schedules that
 //! are valid by construction (greedy list scheduling and the papers' simple algorithms).
@@ -81,7 +81,7 @@ fn te_23_half_duplex_bisections() {
         let ring = store_forward(&format!("ring:{n}"), "total-exchange", "H1", "move", 1);
         let half = (n / 2) * n.div_ceil(2);
         assert_eq!(value(&ring, "ring bisection half-duplex"), half);
-        // CLAIMS.md TE-23: 2·T_opt(R) except one less when n ≡ 2 (mod 4).
+        // the claims catalogue TE-23: 2·T_opt(R) except one less when n ≡ 2 (mod 4).
         let twice = 2 * TE_22_RING[n as usize - 3];
         assert_eq!(half + u64::from(n % 4 == 2), twice, "n = {n}");
         // F* and F1 instances get no half-duplex bound.
@@ -204,7 +204,7 @@ fn ft_2_is_2_log_n() {
 #[test]
 fn ft_18_example_and_the_tall_round_bound_dominates_it() {
     let one = Capacity::Constant { value: 1 };
-    // CLAIMS.md FT-18: N = 2^16, w ≡ 1: 120; Algorithm 1 (= naive) takes 272 = 16·17.
+    // FT-18 in the claims catalogue: N = 2^16, w ≡ 1: 120; Algorithm 1 (= naive) takes 272 = 16·17.
     assert_eq!(fat_tree::theorem_3(1 << 16, &one), 120);
     assert_eq!(fat_tree::round_model_broadcast(1 << 16, &one), 272);
     for lg in 2..=24u32 {

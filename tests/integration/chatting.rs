@@ -19,7 +19,7 @@ use commsched::heuristics::chatting::{
 use commsched::heuristics::{find, for_instance};
 use commsched::spec::io::load_instance;
 use commsched::spec::{
-    GatherMode, Instance, MessageSpec, Model, Network, Port, Problem, RingTie, Schedule, Start,
+    GatherMode, Instance, MessageSpec, Model, Network, Port, Problem, ProblemKind, RingTie, Schedule, Start,
 };
 use proptest::prelude::*;
 use std::collections::BTreeSet;
@@ -633,8 +633,11 @@ fn corollary_5_1_on_esm4() {
 #[test]
 fn registry_applies_by_network() {
     let chat_methods = |inst: &Instance| {
-        let mut names: Vec<&str> =
-            for_instance(inst).into_iter().filter(|m| m.problem == "chatting").map(|m| m.name).collect();
+        let mut names: Vec<&str> = for_instance(inst)
+            .into_iter()
+            .filter(|m| m.solves(ProblemKind::Chatting))
+            .map(|m| m.name)
+            .collect();
         names.sort();
         names
     };
@@ -658,7 +661,7 @@ fn registry_applies_by_network() {
         },
         ..load("ula8-fig3")
     };
-    let reason = (find("recursive-cut").unwrap().applies)(&single).unwrap_err();
+    let reason = find("recursive-cut").unwrap().applies(&single).unwrap_err();
     assert!(reason.contains("multi-port"), "{reason}");
 }
 
@@ -794,7 +797,7 @@ fn figure_instances_against_exact_optima() {
     for (name, opt) in expected {
         let inst = load(name);
         assert_eq!(optima(&inst).0, opt, "{name}");
-        for m in for_instance(&inst).into_iter().filter(|m| m.problem == "chatting") {
+        for m in for_instance(&inst).into_iter().filter(|m| m.solves(ProblemKind::Chatting)) {
             assert!(checked(&inst, &(m.run)(&inst).unwrap()) >= opt, "{name}: {}", m.name);
         }
     }

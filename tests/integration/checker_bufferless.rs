@@ -1,11 +1,11 @@
 //! The bufferless checker (SPEC §4.1) on the traces of paper 001
-//! (`seeds/001_692b9835fd2f7513.txt`, Figures 1–4; CLAIMS.md SG-27 … SG-31), and a mutation
+//! (paper 001, Figures 1–4; the claims catalogue SG-27 … SG-31), and a mutation
 //! property test against an independent brute-force oracle.
 //!
 //! Instances: `instances/001/*.toml`; schedules: `instances/001/*.schedule.json` (SPEC §5 format).
-//! The figure tables below are CLAIMS.md's corrected transcriptions, with `[*]` for the token
+//! The figure tables below are the claims catalogue's corrected transcriptions, with `[*]` for the token
 //! [⋆] and `<c>` for the certificate ⟨c⟩. Row r is the state after r steps = at the end of step
-//! r (CLAIMS.md "Time conventions").
+//! r (paper 001's time conventions in the claims catalogue).
 
 use commsched::checker::{self, Rule, Verdict};
 use commsched::spec::io::{load_instance, load_schedule};
@@ -72,7 +72,7 @@ const FIG1A: &str = "
 | 10 | | | | | m4,4 | |
 ";
 
-/// SG-28, Fig. 1(b) (reconstructed by CLAIMS.md from the garbled extraction).
+/// SG-28, Fig. 1(b) (reconstructed by the claims catalogue from the garbled extraction).
 const FIG1B: &str = "
 | 0 | m4,1 | | | | | |
 | 1 | m4,2 | m4,1 | | | | |

@@ -99,7 +99,7 @@ fn bad_input_gets_one_line_naming_file_field_and_reason() {
             "cli_error_size_guard",
             vec![
                 "solve".into(),
-                data("path3.toml"),
+                data("path3-h1.toml"),
                 "--method".into(),
                 "ilp".into(),
                 "--max-vars".into(),

@@ -1,4 +1,4 @@
-//! Exact optima of paper 004's total exchange (CLAIMS.md "Exact-optimiser targets": TE-1,
+//! Exact optima of paper 004's total exchange (the claims catalogue's exact-optimiser targets: TE-1,
 //! TE-2, TE-3, TE-13, TE-16, TE-21, TE-22; TE-23 for the half-duplex and one-port rules).
 //!
 //! Every witness is re-checked here with `checker::check` and the assertions are on the
@@ -7,8 +7,9 @@
 //! suite (`backend_suite!`) in which it alone must find a schedule at the paper's value and
 //! prove the model one step shorter infeasible (`exact::decide`), independently of any bound.
 
+use commsched::certify::Certificate;
 use commsched::checker::{self, Verdict};
-use commsched::exact::{self, BackendKind, Certificate, Decision, Outcome, SolveOptions, StopReason};
+use commsched::exact::{self, BackendKind, Decision, Outcome, SolveOptions, StopReason};
 use commsched::spec::{Instance, Mode, Model, Network, PortRule, Problem, RingTie, Schedule};
 use commsched::{Error, InputError};
 use std::time::Duration;
@@ -38,11 +39,13 @@ fn checked_length(inst: &Instance, schedule: &Schedule) -> u64 {
     }
 }
 
-/// Solves to optimality and returns (optimum, certificate); the witness is re-checked.
+/// Solves to optimality from the instance's lower bounds, with no incumbent, and returns
+/// (optimum, certificate); the witness is re-checked.
 fn optimum(inst: &Instance, backend: BackendKind) -> (u64, Certificate) {
-    match exact::solve(inst, backend, &SolveOptions::default()).unwrap() {
-        Outcome::Optimal { witness, checked, certificate } => {
-            assert_eq!(checked_length(inst, &witness), checked.length(), "{}", inst.name);
+    let bounds = commsched::bounds::lower_bounds(inst);
+    match exact::solve(inst, backend, &SolveOptions::default(), &bounds, None).unwrap() {
+        Outcome::Optimal { checked, certificate } => {
+            assert_eq!(checked_length(inst, checked.schedule()), checked.length(), "{}", inst.name);
             (checked.length(), certificate)
         }
         other => panic!("{} with {backend}: no optimum: {other:?}", inst.name),
@@ -54,9 +57,9 @@ fn optimum(inst: &Instance, backend: BackendKind) -> (u64, Certificate) {
 fn assert_backend_optimum(inst: &Instance, backend: BackendKind, t: u64) {
     let options = SolveOptions::default();
     match exact::decide(inst, backend, t, &options).unwrap() {
-        Decision::Feasible { witness, checked } => {
+        Decision::Feasible(checked) => {
             assert!(checked.length() <= t);
-            assert_eq!(checked_length(inst, &witness), checked.length());
+            assert_eq!(checked_length(inst, checked.schedule()), checked.length());
         }
         other => panic!("{} with {backend}: expected a schedule of length {t}, got {other:?}", inst.name),
     }
@@ -149,6 +152,7 @@ macro_rules! backend_suite {
 }
 
 backend_suite!(ilp, BackendKind::Ilp);
+#[cfg(feature = "smt")]
 backend_suite!(smt, BackendKind::Smt);
 
 /// The search's certified optima (TE-22 values) with the paper's bounds as certificates.
@@ -191,7 +195,7 @@ fn confirmed_optima(net: &str, backends: &[BackendKind]) -> [u64; 4] {
 #[test]
 fn port_rules_confirmed_by_both_backends_and_monotone() {
     for net in ["path:3", "ring:4"] {
-        assert_monotone(net, confirmed_optima(net, &BackendKind::ALL));
+        assert_monotone(net, confirmed_optima(net, &BackendKind::available()));
     }
 }
 
@@ -220,30 +224,41 @@ fn te_23_ring_6_half_duplex_beats_the_factor_two_split() {
 #[test]
 fn size_guard_is_a_one_line_input_error() {
     let options = SolveOptions { max_variables: 10, ..SolveOptions::default() };
-    match exact::solve(&fstar("path:4"), exact::default_backend(), &options) {
+    let inst = fstar("path:4");
+    let distance = [commsched::bounds::Bound::new("distance", None, 3, "")];
+    match exact::solve(&inst, exact::default_backend(), &options, &distance, None) {
         Err(Error::Input(InputError { file, field, reason })) => {
             assert_eq!((file.as_str(), field.as_str()), ("", "network"));
             assert!(reason.contains("over the size guard 10 (raise --max-vars)"), "{reason}");
         }
         other => panic!("expected the size-guard error, got {other:?}"),
     }
-    assert!(matches!(
-        exact::decide(&fstar("path:4"), BackendKind::Smt, 4, &options).unwrap(),
-        Decision::Unknown(StopReason::SizeGuard { limit: 10, .. })
-    ));
+    for backend in BackendKind::available() {
+        assert!(matches!(
+            exact::decide(&inst, backend, 4, &options).unwrap(),
+            Decision::Unknown(StopReason::SizeGuard { limit: 10, .. })
+        ));
+    }
 }
 
 /// A zero budget cannot give an optimum. ring(5) under H1 needs a probe (the best bound, 15,
-/// is below the greedy schedule's 16), so the search stops with the proven bounds. No timing
-/// is involved: the budget is spent before the first backend call.
+/// is below the incumbent's 16), so the search stops with the proven bounds and keeps the
+/// incumbent. No timing is involved: the budget is spent before the first backend call.
 #[test]
 fn timeout_only_gives_bounds() {
     let inst = total_exchange("ring:5", PortRule::H1, 1, None);
+    let bounds = commsched::bounds::lower_bounds(&inst);
+    let Decision::Feasible(incumbent) =
+        exact::decide(&inst, exact::default_backend(), 16, &SolveOptions::default()).unwrap()
+    else {
+        panic!("ring(5) under H1 has a schedule of length 16");
+    };
+    assert_eq!(incumbent.length(), 16);
     let options = SolveOptions { timeout: Some(Duration::ZERO), ..SolveOptions::default() };
-    match exact::solve(&inst, exact::default_backend(), &options).unwrap() {
-        Outcome::Bounds { lower, upper: Some((witness, checked)), stop: StopReason::Timeout } => {
+    match exact::solve(&inst, exact::default_backend(), &options, &bounds, Some(incumbent)).unwrap() {
+        Outcome::Bounds { lower, upper: Some(checked), stop: StopReason::Timeout } => {
             assert_eq!(lower, commsched::bounds::best(&inst).unwrap().value);
-            assert_eq!(checked_length(&inst, &witness), checked.length());
+            assert_eq!(checked_length(&inst, checked.schedule()), checked.length());
             assert!(checked.length() > lower);
         }
         Outcome::Bounds { stop, .. } => panic!("expected a timeout, got {stop}"),
@@ -256,7 +271,7 @@ fn timeout_only_gives_bounds() {
 #[test]
 fn unreachable_destinations_are_infeasible_at_every_horizon() {
     let inst = fstar("ula:3");
-    match exact::solve(&inst, BackendKind::Smt, &SolveOptions::default()) {
+    match exact::solve(&inst, exact::default_backend(), &SolveOptions::default(), &[], None) {
         Err(Error::Input(InputError { field, reason, .. })) => {
             assert_eq!(field, "network");
             assert!(reason.contains("m_1(0)") && reason.contains("no schedule exists"), "{reason}");
@@ -281,22 +296,25 @@ fn other_problems_are_not_applicable() {
     )
     .unwrap();
     assert!(matches!(
-        exact::solve(&inst, BackendKind::Ilp, &SolveOptions::default()),
+        exact::solve(&inst, BackendKind::Ilp, &SolveOptions::default(), &[], None),
         Err(Error::NotApplicable { .. })
     ));
 }
 
-/// Exports of path(3) at the default horizon (the greedy schedule's length, 2 = T_opt(LA)).
+/// Exports of path(3) at the horizon 2 = T_opt(LA) (the CLI's default there: furthest-first's
+/// checked length).
 mod export {
     use super::*;
     use commsched::exact::encode;
 
+    const MAX: usize = exact::DEFAULT_MAX_VARIABLES;
+
     #[test]
     fn lp_export_is_deterministic_with_one_row_per_constraint() {
         let inst = fstar("path:3");
-        let text = exact::export(&inst, BackendKind::Ilp, None).unwrap();
-        assert_eq!(text, exact::export(&inst, BackendKind::Ilp, None).unwrap());
-        let model = encode::encoder(&inst).unwrap().encode(2).model;
+        let text = exact::export(&inst, BackendKind::Ilp, 2, MAX).unwrap();
+        assert_eq!(text, exact::export(&inst, BackendKind::Ilp, 2, MAX).unwrap());
+        let model = encode::encoder_for(&inst).unwrap().1.encode(2).model;
         let body = text.split("Subject To\n").nth(1).unwrap().lines().take_while(|l| l.starts_with(' '));
         let rows = body.filter(|l| !l.starts_with("  ")).count();
         assert_eq!(rows, model.constraints.len());
@@ -307,11 +325,12 @@ mod export {
     }
 
     #[test]
+    #[cfg(feature = "smt")]
     fn smt2_export_is_deterministic_and_z3_finds_it_satisfiable() {
         let inst = fstar("path:3");
-        let text = exact::export(&inst, BackendKind::Smt, None).unwrap();
-        assert_eq!(text, exact::export(&inst, BackendKind::Smt, None).unwrap());
-        let model = encode::encoder(&inst).unwrap().encode(2).model;
+        let text = exact::export(&inst, BackendKind::Smt, 2, MAX).unwrap();
+        assert_eq!(text, exact::export(&inst, BackendKind::Smt, 2, MAX).unwrap());
+        let model = encode::encoder_for(&inst).unwrap().1.encode(2).model;
         let solver = z3::Solver::new();
         solver.from_string(text.as_str());
         assert_eq!(solver.get_assertions().len(), model.constraints.len());
@@ -320,9 +339,10 @@ mod export {
 
     /// The model one step below the optimum is what certifies it: z3 reads it back unsat.
     #[test]
+    #[cfg(feature = "smt")]
     fn smt2_export_below_the_optimum_is_unsat() {
         let inst = fstar("path:4");
-        let text = exact::export(&inst, BackendKind::Smt, Some(t_opt_la(4) - 1)).unwrap();
+        let text = exact::export(&inst, BackendKind::Smt, t_opt_la(4) - 1, MAX).unwrap();
         let solver = z3::Solver::new();
         solver.from_string(text.as_str());
         assert_eq!(solver.check(), z3::SatResult::Unsat);
@@ -331,8 +351,8 @@ mod export {
 
 /// Reach of each backend under F*: for path(n) and ring(n), n growing, the time each backend
 /// alone takes to find a schedule at the paper's optimum T* and to prove T* − 1 infeasible,
-/// each within 60 s. (The search itself settles these at once: the greedy schedule meets the
-/// TE-1/TE-2 bound.) Run in release:
+/// each within 60 s. (The search itself settles these at once: the algorithms' incumbent meets
+/// the TE-1/TE-2 bound.) Run in release:
 /// `cargo test --release --test integration -- --ignored --nocapture measure_reach`.
 /// Measures, never asserts; ignored because it runs for minutes.
 #[test]
@@ -344,16 +364,16 @@ fn measure_reach() {
         let d = exact::decide(inst, backend, t, &options).unwrap();
         (d, start.elapsed().as_secs_f64())
     };
-    for backend in BackendKind::ALL {
+    for backend in BackendKind::available() {
         for (family, formula, first) in [("path", t_opt_la as fn(u64) -> u64, 2), ("ring", t_opt_ring, 3)] {
             for n in first.. {
                 let inst = fstar(&format!("{family}:{n}"));
                 let t = formula(n);
                 let (feasible, s1) = timed(&inst, backend, t);
                 let (infeasible, s2) = timed(&inst, backend, t - 1);
-                let ok = matches!(feasible, Decision::Feasible { .. }) && infeasible == Decision::Infeasible;
+                let ok = matches!(feasible, Decision::Feasible(_)) && infeasible == Decision::Infeasible;
                 let word = |d: &Decision| match d {
-                    Decision::Feasible { checked, .. } => format!("schedule of length {}", checked.length()),
+                    Decision::Feasible(checked) => format!("schedule of length {}", checked.length()),
                     Decision::Infeasible => "infeasible".into(),
                     Decision::Unknown(stop) => stop.to_string(),
                 };
@@ -361,7 +381,7 @@ fn measure_reach() {
                     "{backend} {family}({n}) T* = {t}: T* {} in {s1:.2} s, T*-1 {} in {s2:.2} s, {} variables at T*",
                     word(&feasible),
                     word(&infeasible),
-                    exact::encode::encoder(&inst).unwrap().variables(t)
+                    exact::encode::encoder_for(&inst).unwrap().1.variables(t)
                 );
                 if !ok {
                     break;

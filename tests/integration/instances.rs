@@ -1,6 +1,6 @@
 //! The papers' figures and examples as instance files (`instances/<paper>/*.toml`, indexed in
 //! `instances/README.md`): every file loads with `spec::io::load_instance`, cites claim ids
-//! that exist in CLAIMS.md, uses its paper's problem and model family, and survives a round
+//! that exist in the claim catalogue, uses its paper's problem and model family, and survives a round
 //! trip through `instance_to_toml`. Bad input is rejected with one line naming the file, the
 //! field and the reason (SPEC §5; snapshots in `snapshots/`).
 
@@ -48,34 +48,10 @@ fn load(path: &Path) -> Instance {
     load_instance(path).unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// Claim ids of CLAIMS.md: the `### ID — title` headings and the row ids of its tables
-/// (`| GOS-24a | ...`). CI keeps `shared/` beside the repository, hence `../shared`.
+/// Claim ids of the crate's claim catalogue (`claims/*.toml`, `commsched::claims::catalogue`), including
+/// the row ids of the papers' summary tables (`GOS-24a`).
 fn claim_ids() -> BTreeSet<String> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/CLAIMS.md");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "cannot read {} ({e}): the claim catalogue must sit in shared/ beside the crate root",
-            path.display()
-        )
-    });
-    let is_id = |t: &str| {
-        let Some((prefix, number)) = t.split_once('-') else { return false };
-        let digits = number.trim_end_matches(|c: char| c.is_ascii_lowercase());
-        !prefix.is_empty()
-            && prefix.chars().all(|c| c.is_ascii_uppercase())
-            && !digits.is_empty()
-            && digits.chars().all(|c| c.is_ascii_digit())
-            && number.len() - digits.len() <= 1
-    };
-    let mut ids = BTreeSet::new();
-    for line in text.lines() {
-        if let Some(heading) = line.strip_prefix("### ") {
-            ids.extend(heading.split_whitespace().next().filter(|t| is_id(t)).map(String::from));
-        } else if line.trim_start().starts_with('|') {
-            ids.extend(line.split('|').map(str::trim).filter(|t| is_id(t)).map(String::from));
-        }
-    }
-    ids
+    commsched::claims::catalogue::all().iter().map(|c| c.id.clone()).collect()
 }
 
 /// Whether `dir` names a paper directory (`000` … `004`).
@@ -83,7 +59,7 @@ fn is_paper_dir(dir: &str) -> bool {
     matches!(dir, "000" | "001" | "002" | "003" | "004")
 }
 
-/// The claim-id prefix and the problems of each paper (CLAIMS.md, SPEC §3).
+/// The claim-id prefix and the problems of each paper (the claim catalogue, SPEC §3).
 fn paper_conventions(paper: &str) -> (&'static str, &'static [&'static str]) {
     match paper {
         "000" => ("CHAT-", &["chatting"]),
@@ -98,7 +74,7 @@ fn paper_conventions(paper: &str) -> (&'static str, &'static [&'static str]) {
 #[test]
 fn every_instance_loads_and_cites_known_claims() {
     let known = claim_ids();
-    assert!(known.contains("TE-24") && known.contains("GOS-24a"), "CLAIMS.md ids not recognised");
+    assert!(known.contains("TE-24") && known.contains("GOS-24a"), "catalogue ids not recognised");
     let mut problems = Vec::new();
     for path in instance_files() {
         let file = path.display();
@@ -125,7 +101,7 @@ fn every_instance_loads_and_cites_known_claims() {
         }
         for claim in &inst.paper.claims {
             if !known.contains(claim) {
-                problems.push(format!("{file}: claim `{claim}` is not in CLAIMS.md"));
+                problems.push(format!("{file}: claim `{claim}` is not in the claim catalogue"));
             } else if !claim.starts_with(prefix) {
                 problems
                     .push(format!("{file}: claim `{claim}` belongs to another paper (expected {prefix}*)"));

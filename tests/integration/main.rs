@@ -2,6 +2,7 @@
 //! file). Each module tests one layer against the papers' numbers; see its module doc.
 
 mod bounds;
+mod catalogue;
 mod chatting;
 mod checker_bufferless;
 mod checker_fat_tree;
@@ -10,4 +11,5 @@ mod cli;
 mod exact;
 mod instances;
 mod models;
+mod suites;
 mod total_exchange;

@@ -3,9 +3,9 @@
 //! each one in memory and fails when a file is stale, missing or left over, so the checked-in
 //! encodings always match the encoder.
 
-use commsched::cli::{instance_files, model_file};
-use commsched::exact::{self, BackendKind};
-use commsched::spec::io::load_instance;
+use commsched::compare::{Algorithms, AssessOptions, assess};
+use commsched::exact::{self, BackendKind, SolveOptions, model_file};
+use commsched::spec::io::{instance_files, load_instance};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -35,8 +35,19 @@ fn models_are_in_sync_with_the_encoder() {
         "regenerate with `cargo run --release -- export instances --backend ilp` (and `--backend smt`)";
     for (base, file) in instance_files(std::slice::from_ref(&instances)).unwrap() {
         let inst = load_instance(&file).unwrap();
-        for kind in [BackendKind::Ilp, BackendKind::Smt] {
-            let text = match exact::export(&inst, kind, None) {
+        if exact::encode::encoder_for(&inst).is_err() {
+            continue;
+        }
+        // The CLI's default horizon: the best registered algorithm's checked length.
+        let options = AssessOptions {
+            algorithms: Algorithms::Applicable,
+            exact: None,
+            solve: SolveOptions::default(),
+            fail_fast: false,
+        };
+        let horizon = assess(&inst, None, &options).unwrap().best.expect("an algorithm applies").length();
+        for kind in BackendKind::ALL {
+            let text = match exact::export(&inst, kind, horizon, exact::DEFAULT_MAX_VARIABLES) {
                 Ok(t) => t,
                 Err(commsched::Error::NotApplicable { .. }) => continue,
                 Err(e) => panic!("{}: {e}", file.display()),

@@ -3,7 +3,7 @@
 //! back from the CHECKED schedule with `Trace`, never from the simulation's state.
 //!
 //! Conventions: paper linear-array label ℓ is SPEC node ℓ − 1; ring labels are SPEC nodes; the
-//! token of m_k(i) is k·n + i in SPEC numbering (CLAIMS.md, "Definitions and conventions (004)").
+//! token of m_k(i) is k·n + i in SPEC numbering (the claims catalogue, "Definitions and conventions (004)").
 
 use commsched::checker::{Verdict, check};
 use commsched::error::Error;
@@ -622,7 +622,7 @@ fn registry_lists_the_papers_methods_with_sources() {
     ];
     assert_eq!(names, expected.into_iter().collect());
     for m in METHODS {
-        assert_eq!(m.problem, "total-exchange");
+        assert_eq!(m.applicability.problems, [commsched::spec::ProblemKind::TotalExchange]);
         assert!(m.source.starts_with("004 §") && m.source.contains("TE-"), "{}: {}", m.name, m.source);
         assert!(find(m.name).is_some());
     }
@@ -656,19 +656,19 @@ fn registry_applies_where_the_paper_says_and_runs_to_the_claimed_length() {
                     assert_eq!(checked(&inst, &(m.run)(&inst).unwrap()), len, "{} on {net}", m.name);
                 }
                 None => {
-                    let reason = (m.applies)(&inst).unwrap_err();
+                    let reason = m.applies(&inst).unwrap_err();
                     assert!(reason.contains(net), "{} on {net}: reason `{reason}` names the network", m.name);
-                    let err = (m.run)(&inst).unwrap_err();
+                    let err = m.produce(&inst).unwrap_err();
                     assert!(matches!(err, Error::NotApplicable { .. }), "{} on {net}: {err}", m.name);
                 }
             }
         }
     }
-    let even = (find("modified-message-shift").unwrap().applies)(&instance("ring:7")).unwrap_err();
+    let even = find("modified-message-shift").unwrap().applies(&instance("ring:7")).unwrap_err();
     assert!(even.contains("even"), "{even}");
-    let odd = (find("message-shift").unwrap().applies)(&instance("ring:8")).unwrap_err();
+    let odd = find("message-shift").unwrap().applies(&instance("ring:8")).unwrap_err();
     assert!(odd.contains("odd") && odd.contains("modified-message-shift"), "{odd}");
-    let mesh = (find("furthest-first").unwrap().applies)(&instance("mesh:2x3")).unwrap_err();
+    let mesh = find("furthest-first").unwrap().applies(&instance("mesh:2x3")).unwrap_err();
     assert!(mesh.contains("mesh:2x3"), "{mesh}");
 }
 
@@ -692,9 +692,9 @@ fn registry_runs_h_star_and_f1_through_the_split_and_refuses_h1() {
         }
     }
     let h1 = instance_with("path:5", PortRule::H1, None);
-    let reason = (find("furthest-first").unwrap().applies)(&h1).unwrap_err();
+    let reason = find("furthest-first").unwrap().applies(&h1).unwrap_err();
     assert!(reason.contains("H1") && reason.contains("TE-23"), "{reason}");
-    assert!(matches!((find("furthest-first").unwrap().run)(&h1), Err(Error::NotApplicable { .. })));
+    assert!(matches!(find("furthest-first").unwrap().produce(&h1), Err(Error::NotApplicable { .. })));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-//! Solver backends (ARCHITECTURE.md "backends are small trait impls"): each reads an
+//! Solver backends (small trait impls, in the manner of good_lp's solvers): each reads an
 //! [`ir::Model`](super::ir::Model) and answers feasible (with an assignment), infeasible, or
 //! unknown (with the reason, as data). The default is [`BackendKind::Ilp`]
 //! ([`super::default_backend`]).
@@ -7,6 +7,7 @@
 //! natively, so there are no separate capability traits yet.
 
 pub mod ilp;
+#[cfg(feature = "smt")]
 pub mod smt;
 
 use super::ir::Model;
@@ -20,13 +21,19 @@ use std::time::Duration;
 pub enum BackendKind {
     /// Integer programming: good_lp with the embedded pure-Rust microlp solver.
     Ilp,
-    /// Satisfiability modulo theories: z3 (the system libz3).
+    /// Satisfiability modulo theories: z3 (the system libz3). Its models can always be exported
+    /// as `.smt2`; solving needs the `smt` cargo feature (on by default).
     Smt,
 }
 
 impl BackendKind {
-    /// Both backends.
+    /// Every backend the tool knows, whether or not this build can solve with it.
     pub const ALL: [BackendKind; 2] = [BackendKind::Ilp, BackendKind::Smt];
+
+    /// The backends this build can solve with (`smt` needs the `smt` cargo feature).
+    pub fn available() -> Vec<BackendKind> {
+        Self::ALL.into_iter().filter(|b| b.backend().is_ok()).collect()
+    }
 
     /// `ilp` or `smt`.
     pub fn name(self) -> &'static str {
@@ -44,15 +51,22 @@ impl BackendKind {
             .ok_or_else(|| format!("unknown backend `{s}` (known: ilp, smt)"))
     }
 
-    /// The backend itself.
-    pub fn backend(self) -> &'static dyn Backend {
+    /// The backend itself, or [`crate::Error::Backend`] when this build does not include it.
+    pub fn backend(self) -> Result<&'static dyn Backend> {
         match self {
-            BackendKind::Ilp => &ilp::Ilp,
-            BackendKind::Smt => &smt::Smt,
+            BackendKind::Ilp => Ok(&ilp::Ilp),
+            #[cfg(feature = "smt")]
+            BackendKind::Smt => Ok(&smt::Smt),
+            #[cfg(not(feature = "smt"))]
+            BackendKind::Smt => Err(crate::Error::Backend {
+                backend: "smt",
+                reason: "this build of commsched has no z3: rebuild with the `smt` feature (on by default)"
+                    .into(),
+            }),
         }
     }
 
-    /// The suffix of its exported model files (ARCHITECTURE.md `models/<instance>.<backend>.lp|smt2`):
+    /// The suffix of its exported model files (`models/<instance>.<backend>.lp|smt2`):
     /// `ilp.lp` (CPLEX LP) or `smt.smt2` (SMT-LIB2).
     pub fn file_extension(self) -> &'static str {
         match self {
@@ -140,7 +154,7 @@ fn accept(kind: BackendKind, model: &Model, values: Vec<i64>, optimal: bool) -> 
 
 #[cfg(test)]
 mod tests {
-    //! One suite for both backends (ARCHITECTURE.md example 8).
+    //! One suite for both backends (as rustsat tests its solvers).
     use super::*;
     use crate::exact::ir::{Linear, Sense, VarId};
 
@@ -184,9 +198,10 @@ mod tests {
 
     #[test]
     fn every_backend_minimises_the_small_integer_program() {
-        for kind in BackendKind::ALL {
+        for kind in BackendKind::available() {
             let m = knapsack();
-            let BackendAnswer::Feasible(a) = kind.backend().solve(&m, &Limits::default()).unwrap() else {
+            let BackendAnswer::Feasible(a) = kind.backend().unwrap().solve(&m, &Limits::default()).unwrap()
+            else {
                 panic!("{kind}: feasible expected");
             };
             assert!(a.optimal, "{kind}");
@@ -196,8 +211,9 @@ mod tests {
 
     #[test]
     fn every_backend_finds_the_unique_boolean_answer() {
-        for kind in BackendKind::ALL {
-            let BackendAnswer::Feasible(a) = kind.backend().solve(&booleans().0, &Limits::default()).unwrap()
+        for kind in BackendKind::available() {
+            let BackendAnswer::Feasible(a) =
+                kind.backend().unwrap().solve(&booleans().0, &Limits::default()).unwrap()
             else {
                 panic!("{kind}: feasible expected");
             };
@@ -209,13 +225,14 @@ mod tests {
     /// feasibility question: the answer is the feasible point, complete.
     #[test]
     fn a_guide_keeps_the_feasibility_question() {
-        for kind in BackendKind::ALL {
+        for kind in BackendKind::available() {
             let (mut m, [_, y, _]) = booleans();
             let mut hint = Linear::new();
             hint.add(1, y);
             m.guide(&hint);
             assert!(m.is_feasibility());
-            let BackendAnswer::Feasible(a) = kind.backend().solve(&m, &Limits::default()).unwrap() else {
+            let BackendAnswer::Feasible(a) = kind.backend().unwrap().solve(&m, &Limits::default()).unwrap()
+            else {
                 panic!("{kind}: feasible expected");
             };
             assert_eq!((a.values, a.optimal), (vec![0, 1, 1], true), "{kind}");
@@ -224,20 +241,20 @@ mod tests {
 
     #[test]
     fn every_backend_proves_infeasibility_and_reads_contradictions() {
-        for kind in BackendKind::ALL {
+        for kind in BackendKind::available() {
             let (mut m, [x_var, ..]) = booleans();
             let mut x = Linear::new();
             x.add(1, x_var);
             m.constrain("x_one", &x, Sense::Ge, 1);
             assert_eq!(
-                kind.backend().solve(&m, &Limits::default()).unwrap(),
+                kind.backend().unwrap().solve(&m, &Limits::default()).unwrap(),
                 BackendAnswer::Infeasible,
                 "{kind}"
             );
             let (mut c, _) = booleans();
             c.constrain("never", &Linear::new(), Sense::Ge, 1);
             assert_eq!(
-                kind.backend().solve(&c, &Limits::default()).unwrap(),
+                kind.backend().unwrap().solve(&c, &Limits::default()).unwrap(),
                 BackendAnswer::Infeasible,
                 "{kind}"
             );
@@ -248,7 +265,9 @@ mod tests {
     fn backend_names_parse_back() {
         for kind in BackendKind::ALL {
             assert_eq!(BackendKind::parse(kind.name()), Ok(kind));
-            assert_eq!(kind.backend().kind(), kind);
+        }
+        for kind in BackendKind::available() {
+            assert_eq!(kind.backend().unwrap().kind(), kind);
         }
         assert!(BackendKind::parse("cbc").unwrap_err().contains("known: ilp, smt"));
     }

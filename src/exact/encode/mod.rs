@@ -1,23 +1,26 @@
-//! Encoders: an instance and a horizon T become an [`ir::Model`](super::ir::Model) whose assignments are exactly
-//! the admissible schedules of length ≤ T (up to moves that are never needed, see each
-//! encoder), plus the table that decodes an assignment back into a [`Schedule`].
+//! Encoders: an instance and a horizon T become an [`ir::Model`](super::ir::Model) whose
+//! assignments are exactly the admissible schedules of length ≤ T (up to moves that are never
+//! needed, see each encoder), and an assignment decodes back into a [`Schedule`] of any model.
 //!
-//! Encoders never see a solver. Only total exchange (paper 004; store-and-forward, move mode,
-//! any of the four port rules) is encoded so far; every other problem is
-//! [`Error::NotApplicable`].
+//! One registry, [`ENCODERS`]: each entry declares what it supports ([`Applicability`]) and
+//! builds the [`Encoder`] that owns both directions. Adding an encoder is one file plus one line
+//! in [`ENCODERS`]. Encoders never see a solver. The time-expanded machinery that
+//! store-and-forward problems share (windows, port rules, packets of p tokens) is
+//! [`time_expanded`].
 
-pub mod store_forward;
+pub mod time_expanded;
+pub mod total_exchange;
 
 use super::ir::{Model, VarId};
 use crate::error::{Error, Result};
-use crate::spec::{Instance, Node, Problem, Schedule, Transmission};
+use crate::spec::{Applicability, FatTreeSend, Instance, Node, Schedule, Start, Transmission};
 
 /// What a variable set to 1 means in the schedule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Event {
     /// Store-and-forward: `token` crosses arc `(from, to)` in `step`.
     Hop {
-        /// The token (total exchange: packet id src·n + dst).
+        /// The token (total exchange: packet id src·n + dst; gossip: origin node).
         token: usize,
         /// Sender.
         from: Node,
@@ -26,6 +29,23 @@ pub enum Event {
         /// Step, 1-based.
         step: u64,
     },
+    /// Bufferless: message `msg` starts in step `start` (a virtual start in a virtual schedule).
+    Start(Start),
+    /// Fat-tree: one send.
+    Send(FatTreeSend),
+}
+
+/// Which [`Schedule`] variant a model's answers decode into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// [`Schedule::StoreForward`] from [`Event::Hop`]s.
+    StoreForward,
+    /// [`Schedule::Bufferless`] (no control messages) from [`Event::Start`]s.
+    Bufferless,
+    /// [`Schedule::Virtual`] from [`Event::Start`]s.
+    Virtual,
+    /// [`Schedule::FatTree`] from [`Event::Send`]s.
+    FatTree,
 }
 
 /// A model for one horizon and its decoding table.
@@ -35,35 +55,67 @@ pub struct Encoding {
     pub horizon: u64,
     /// The model.
     pub model: Model,
+    /// The schedule variant answers decode into.
+    pub shape: Shape,
     /// The variables that stand for schedule events.
-    events: Vec<(VarId, Event)>,
+    pub events: Vec<(VarId, Event)>,
 }
 
 impl Encoding {
-    /// The schedule of an assignment (one value per model variable). Store-and-forward hops
-    /// on one arc in one step form one transmission; leading and trailing idle steps are
-    /// dropped (SPEC §1: a schedule's first event is in step 1), which keeps it admissible.
+    /// The schedule of an assignment (one value per model variable): the events of the
+    /// variables set to 1, in the encoding's [`Shape`]. Store-and-forward hops on one arc in one
+    /// step form one transmission, and leading and trailing idle steps are dropped (docs/spec.md
+    /// §1: a schedule's first event is in step 1), which keeps it admissible. Starts and sends
+    /// are sorted; an event of another shape than the encoding's is an encoder bug and panics.
     pub fn decode(&self, values: &[i64]) -> Schedule {
-        let mut steps: Vec<Vec<Transmission>> = vec![Vec::new(); self.horizon as usize];
-        for &(var, Event::Hop { token, from, to, step }) in &self.events {
-            if values[var.index()] != 1 {
-                continue;
+        let set = self.events.iter().filter(|(var, _)| values[var.index()] == 1).map(|&(_, e)| e);
+        match self.shape {
+            Shape::StoreForward => {
+                let mut steps: Vec<Vec<Transmission>> = vec![Vec::new(); self.horizon as usize];
+                for event in set {
+                    let Event::Hop { token, from, to, step } = event else {
+                        panic!("{event:?} in a hop model")
+                    };
+                    let step = &mut steps[step as usize - 1];
+                    match step.iter_mut().find(|tr| tr.from == from && tr.to == to) {
+                        Some(tr) => tr.tokens.push(token),
+                        None => step.push(Transmission { from, to, tokens: vec![token] }),
+                    }
+                }
+                for step in &mut steps {
+                    step.sort_by_key(|tr| (tr.from, tr.to));
+                    for tr in step.iter_mut() {
+                        tr.tokens.sort_unstable();
+                    }
+                }
+                let first = steps.iter().position(|s| !s.is_empty()).unwrap_or(steps.len());
+                let last = steps.iter().rposition(|s| !s.is_empty()).map_or(first, |l| l + 1);
+                Schedule::StoreForward(steps.drain(first..last).collect())
             }
-            let step = &mut steps[step as usize - 1];
-            match step.iter_mut().find(|tr| tr.from == from && tr.to == to) {
-                Some(tr) => tr.tokens.push(token),
-                None => step.push(Transmission { from, to, tokens: vec![token] }),
+            Shape::Bufferless | Shape::Virtual => {
+                let mut starts: Vec<Start> = set
+                    .map(|event| match event {
+                        Event::Start(s) => s,
+                        other => panic!("{other:?} in a start model"),
+                    })
+                    .collect();
+                starts.sort_by_key(|s| (s.msg, s.start));
+                match self.shape {
+                    Shape::Virtual => Schedule::Virtual(starts),
+                    _ => Schedule::Bufferless { starts, control: Vec::new() },
+                }
+            }
+            Shape::FatTree => {
+                let mut sends: Vec<FatTreeSend> = set
+                    .map(|event| match event {
+                        Event::Send(s) => s,
+                        other => panic!("{other:?} in a fat-tree model"),
+                    })
+                    .collect();
+                sends.sort_by_key(|s| (s.step, s.from, s.to));
+                Schedule::FatTree(sends)
             }
         }
-        for step in &mut steps {
-            step.sort_by_key(|tr| (tr.from, tr.to));
-            for tr in step.iter_mut() {
-                tr.tokens.sort_unstable();
-            }
-        }
-        let first = steps.iter().position(|s| !s.is_empty()).unwrap_or(steps.len());
-        let last = steps.iter().rposition(|s| !s.is_empty()).map_or(first, |l| l + 1);
-        Schedule::StoreForward(steps.drain(first..last).collect())
     }
 }
 
@@ -71,9 +123,6 @@ impl Encoding {
 pub trait Encoder {
     /// `Some(reason)` when no horizon admits a schedule (an item cannot reach its target).
     fn impossible(&self) -> Option<String>;
-
-    /// The distance bound: every item needs at least its hop distance (generic, no claim).
-    fn distance_bound(&self) -> u64;
 
     /// A cheap lower estimate of [`Encoder::variables`] (no pruning beyond distances), used
     /// to refuse huge instances before the pruning tables are built.
@@ -86,16 +135,84 @@ pub trait Encoder {
     fn encode(&self, horizon: u64) -> Encoding;
 }
 
-/// The problems (SPEC §3 names) with an encoder.
-pub const ENCODED: &[&str] = &["total-exchange"];
+/// A registered encoder: what it supports and how to build it for an instance.
+pub struct EncoderEntry {
+    /// Its name (`total-exchange`), shown by `list`.
+    pub name: &'static str,
+    /// Paper sections and claim ids whose optima it certifies.
+    pub source: &'static str,
+    /// The instances it encodes.
+    pub applicability: Applicability,
+    /// Builds the encoder for an instance it applies to.
+    pub build: for<'a> fn(&'a Instance) -> Box<dyn Encoder + 'a>,
+}
 
-/// The encoder for the instance's problem, or [`Error::NotApplicable`].
-pub fn encoder(instance: &Instance) -> Result<Box<dyn Encoder + '_>> {
-    match &instance.problem {
-        Problem::TotalExchange(_) => Ok(Box::new(store_forward::TotalExchange::new(instance))),
-        p => Err(Error::NotApplicable {
-            method: "exact".into(),
-            reason: format!("no exact encoding of `{p}` yet (encoded: {})", ENCODED.join(", ")),
-        }),
+/// Every registered encoder.
+pub static ENCODERS: &[EncoderEntry] = &[total_exchange::ENTRY];
+
+/// The registered encoder for the instance, or [`Error::NotApplicable`] with every entry's
+/// reason.
+pub fn encoder_for(instance: &Instance) -> Result<(&'static EncoderEntry, Box<dyn Encoder + '_>)> {
+    let mut reasons = Vec::new();
+    for entry in ENCODERS {
+        match entry.applicability.check(instance) {
+            Ok(()) => return Ok((entry, (entry.build)(instance))),
+            Err(r) => reasons.push(format!("{}: {r}", entry.name)),
+        }
+    }
+    Err(Error::NotApplicable {
+        method: "exact".into(),
+        reason: format!("no exact encoder applies ({})", reasons.join("; ")),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Decoding reads only the variables set to 1, into the encoding's schedule variant.
+    #[test]
+    fn every_shape_decodes_its_events() {
+        let mut model = Model::new("decode");
+        let vars: Vec<VarId> = (0..3).map(|i| model.bool_var(format!("v{i}"))).collect();
+        let encoding = |shape, events: Vec<Event>| Encoding {
+            horizon: 4,
+            model: model.clone(),
+            shape,
+            events: vars.iter().copied().zip(events).collect(),
+        };
+        let values = [1, 0, 1];
+        let hops = encoding(
+            Shape::StoreForward,
+            vec![
+                Event::Hop { token: 7, from: 1, to: 2, step: 3 },
+                Event::Hop { token: 5, from: 0, to: 1, step: 2 },
+                Event::Hop { token: 4, from: 1, to: 2, step: 3 },
+            ],
+        );
+        assert_eq!(
+            hops.decode(&values),
+            Schedule::StoreForward(vec![vec![Transmission { from: 1, to: 2, tokens: vec![4, 7] }]])
+        );
+        let starts = vec![
+            Event::Start(Start { msg: 2, start: 5 }),
+            Event::Start(Start { msg: 0, start: 1 }),
+            Event::Start(Start { msg: 1, start: 3 }),
+        ];
+        let expected = vec![Start { msg: 1, start: 3 }, Start { msg: 2, start: 5 }];
+        assert_eq!(
+            encoding(Shape::Virtual, starts.clone()).decode(&values),
+            Schedule::Virtual(expected.clone())
+        );
+        assert_eq!(
+            encoding(Shape::Bufferless, starts).decode(&values),
+            Schedule::Bufferless { starts: expected, control: Vec::new() }
+        );
+        let send = |step, from, to| FatTreeSend { step, from, to, payload: [0, 0] };
+        let sends = vec![Event::Send(send(2, 0, 4)), Event::Send(send(1, 0, 2)), Event::Send(send(1, 0, 1))];
+        assert_eq!(
+            encoding(Shape::FatTree, sends).decode(&values),
+            Schedule::FatTree(vec![send(1, 0, 1), send(2, 0, 4)])
+        );
     }
 }

@@ -25,8 +25,9 @@
 //! west to east, on column j south to north, so the arrays' extreme turning nodes separate the
 //! segments sharing a slot. Time O(|M|·S).
 
-use super::{Shape, fits, produce};
+use super::{MESHES, chatting_on, claimed, is_virtual, parameters, produce};
 use crate::bounds::chatting::congestion;
+use crate::claims::{ClaimValue, Relation};
 use crate::error::{Error, Result};
 use crate::heuristics::Method;
 use crate::spec::{Family, Instance, Message, Network, Schedule};
@@ -115,24 +116,31 @@ pub fn esm_slot(inst: &Instance, test: SlotTest) -> Result<Schedule> {
     }
 }
 
+/// Theorem 5.3 (CHAT-26): S(σ) ≤ 2C(M), for a virtual schedule on an ESM.
+fn theorem_5_3(inst: &Instance) -> Option<ClaimValue> {
+    let (c, _, _) = parameters(inst)?;
+    (is_virtual(inst) && matches!(inst.network.family(), Family::Esm(_)))
+        .then(|| claimed("CHAT-26", "ESM slot algorithm (Theorem 5.3)", "S ≤ 2C", Relation::AtMost, 2 * c))?
+}
+
 /// Registry entry of the literal algorithm (corrected test).
 pub const METHOD: Method = Method {
     name: "esm-slot",
-    problem: "chatting",
     source: "000 §5.2 Theorem 5.3 (test col_j[s] >= h, CHAT-25 errata); CHAT-23, CHAT-25, CHAT-26",
     summary: "unit-length messages on an ESM (a full mesh as four ESMs): turning nodes by diagonals, \
               earliest slot free in row_i/col_j arrays; paper claims S ≤ 2C (violated, CHAT-26)",
-    applies: |inst| fits(inst, Shape::Mesh, true),
+    applicability: chatting_on(MESHES, true),
+    claim: theorem_5_3,
     run: |inst| esm_slot(inst, SlotTest::Literal),
 };
 
 /// Registry entry of the refined algorithm (straight messages skip the array they do not use).
 pub const REFINED_METHOD: Method = Method {
     name: "esm-slot-refined",
-    problem: "chatting",
     source: "000 §5.2 Theorem 5.3, refined variant of CHAT-26; CHAT-23, CHAT-25, CHAT-26",
     summary: "esm-slot where purely eastward/southward messages skip the column/row arrays; \
               S ≤ 2C measured, not proved",
-    applies: |inst| fits(inst, Shape::Mesh, true),
+    applicability: chatting_on(MESHES, true),
+    claim: theorem_5_3,
     run: |inst| esm_slot(inst, SlotTest::Refined),
 };

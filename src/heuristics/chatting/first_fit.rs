@@ -9,7 +9,8 @@
 //! (CHAT-4). VO of it (Corollary 4.2, CHAT-15) is a chatting schedule with T < C + Q ≤ 2·T_opt.
 //! Ties of left endpoints are taken in message-id order. Time O(|M| log |M| + |M|·C).
 
-use super::{Shape, fits, produce};
+use super::{LINEAR_ARRAYS, chatting_on, claimed, is_virtual, parameters, produce};
+use crate::claims::Relation;
 use crate::error::Result;
 use crate::heuristics::Method;
 use crate::spec::{Instance, Message, Network, Schedule};
@@ -47,10 +48,17 @@ pub fn first_fit(inst: &Instance) -> Result<Schedule> {
 /// Registry entry.
 pub const METHOD: Method = Method {
     name: "first-fit",
-    problem: "chatting",
     source: "000 §4.1 Theorem 4.4, Corollary 4.2; CHAT-14, CHAT-15",
     summary: "unit-length messages on a ULA (a bidirectional array as two ULAs): intervals by left end, \
               first-fit tracks; virtual S = C (optimal), chatting = VO of it, T ≤ C + Q − 1",
-    applies: |inst| fits(inst, Shape::LinearArray, true),
+    applicability: chatting_on(LINEAR_ARRAYS, true),
+    claim: |inst| {
+        let (c, _, q) = parameters(inst)?;
+        if is_virtual(inst) {
+            claimed("CHAT-14", "first-fit tracks (Theorem 4.4)", "C(M)", Relation::Equal, c)
+        } else {
+            claimed("CHAT-15", "VO of first-fit (Corollary 4.2)", "T < C + Q", Relation::AtMost, c + q - 1)
+        }
+    },
     run: first_fit,
 };

@@ -15,7 +15,7 @@
 //! guarantee (CHAT-17) and Corollary 4.3's T < 6C + Q (CHAT-18) are **not** proved for it;
 //! the tests measure them. Registered as `first-fit-by-length-class`.
 
-use super::{Shape, fits, produce};
+use super::{LINEAR_ARRAYS, chatting_on, produce};
 use crate::error::Result;
 use crate::heuristics::Method;
 use crate::spec::{Instance, Message, Network, Schedule};
@@ -54,11 +54,12 @@ pub fn first_fit_by_length_class(inst: &Instance) -> Result<Schedule> {
 /// Registry entry.
 pub const METHOD: Method = Method {
     name: "first-fit-by-length-class",
-    problem: "chatting",
     source: "000 §4.2 steps 1-2 of Kierstead's algorithm, step 3 replaced by first-fit (a substitute, \
              not [7]); CHAT-16, CHAT-17, CHAT-18 measured",
     summary: "ULA (a bidirectional array as two ULAs), any lengths: heights rounded to powers of two, \
               by non-increasing height, lowest free aligned block of tracks; no 6C guarantee",
-    applies: |inst| fits(inst, Shape::LinearArray, false),
+    applicability: chatting_on(LINEAR_ARRAYS, false),
+    // A substitute: the paper's 6C (CHAT-17, CHAT-18) is Kierstead's, not its claim.
+    claim: |_| None,
     run: first_fit_by_length_class,
 };

@@ -22,9 +22,13 @@
 
 use super::esm_slot::{SlotTest, esm_slots};
 use super::first_fit::first_fit_tracks;
-use super::{Procedure, Shape, fits, produce};
+use super::{
+    LINEAR_ARRAYS, MESHES, Procedure, ceil_log2, chatting_on, claimed, is_virtual, parameters, produce,
+};
+use crate::claims::{ClaimValue, Relation};
 use crate::error::Result;
 use crate::heuristics::Method;
+use crate::spec::Family;
 use crate::spec::{Instance, Message, Network, Schedule, Start};
 
 /// Theorem 5.1(a): the unit virtual starts `sigma1` (normalised to start at 1 first) stretched
@@ -89,35 +93,63 @@ pub fn length_classes_esm_slot(inst: &Instance, test: SlotTest) -> Result<Schedu
     }
 }
 
+/// Corollary 5.1 (CHAT-27): T ≤ 4(⌈log L⌉ + 1)C + L + 2N, for a chatting schedule on an N×N ESM.
+fn corollary_5_1(inst: &Instance) -> Option<ClaimValue> {
+    let (c, l, _) = parameters(inst)?;
+    let &Family::Esm(n) = inst.network.family() else { return None };
+    let bound = 4 * (ceil_log2(l) + 1) * c + l + 2 * n as u64;
+    (!is_virtual(inst)).then(|| {
+        claimed(
+            "CHAT-27",
+            "length classes, ESM slots, VO (Corollary 5.1)",
+            "T ≤ 4(⌈log L⌉+1)C + L + 2N",
+            Relation::AtMost,
+            bound,
+        )
+    })?
+}
+
 /// Registry entry: decomposition by length with first-fit on a ULA (CHAT-28).
 pub const FIRST_FIT_METHOD: Method = Method {
     name: "length-classes-first-fit",
-    problem: "chatting",
     source: "000 §5.1 Theorems 5.1, 5.2, §5.2 first paragraph; CHAT-19, CHAT-22, CHAT-28",
     summary: "ULA (a bidirectional array as two ULAs), any lengths: classes 2^(i-1) < l <= 2^i, first-fit \
               per class, stretched to 2^i, classes in turn; S ≤ 2(⌈log L⌉+1)C, chatting = VO of it",
-    applies: |inst| fits(inst, Shape::LinearArray, false),
+    applicability: chatting_on(LINEAR_ARRAYS, false),
+    claim: |inst| {
+        let (c, l, _) = parameters(inst)?;
+        let bound = 2 * (ceil_log2(l) + 1) * c;
+        is_virtual(inst).then(|| {
+            claimed(
+                "CHAT-28",
+                "length classes with first-fit (§5.2)",
+                "S ≤ 2(⌈log L⌉+1)C",
+                Relation::AtMost,
+                bound,
+            )
+        })?
+    },
     run: length_classes_first_fit,
 };
 
 /// Registry entry: decomposition by length with the ESM slot algorithm (Corollary 5.1, CHAT-27).
 pub const ESM_SLOT_METHOD: Method = Method {
     name: "length-classes-esm-slot",
-    problem: "chatting",
     source: "000 §5.2 Corollary 5.1 (P = esm-slot); CHAT-22, CHAT-26, CHAT-27",
     summary: "ESM (a full mesh as four ESMs), any lengths: classes by length, esm-slot per class, \
               stretched, in turn, then VO; paper claims T ≤ 4(⌈log L⌉+1)C + L + 2N",
-    applies: |inst| fits(inst, Shape::Mesh, false),
+    applicability: chatting_on(MESHES, false),
+    claim: corollary_5_1,
     run: |inst| length_classes_esm_slot(inst, SlotTest::Literal),
 };
 
 /// Registry entry: as [`ESM_SLOT_METHOD`] with P = `esm-slot-refined`.
 pub const ESM_SLOT_REFINED_METHOD: Method = Method {
     name: "length-classes-esm-slot-refined",
-    problem: "chatting",
     source: "000 §5.2 Corollary 5.1 (P = esm-slot-refined, CHAT-26); CHAT-22, CHAT-27",
     summary: "length-classes-esm-slot with the refined slot test (straight messages skip the array \
               they do not use)",
-    applies: |inst| fits(inst, Shape::Mesh, false),
+    applicability: chatting_on(MESHES, false),
+    claim: corollary_5_1,
     run: |inst| length_classes_esm_slot(inst, SlotTest::Refined),
 };

@@ -54,8 +54,13 @@ pub use tree_cuts::{Cut, bt_cut_decomposition, cut_levels};
 pub use vo_transformation::{home_region, vo};
 
 use super::Method;
+use crate::bounds::chatting::{congestion, longest_message, longest_transit};
+use crate::claims::{ClaimValue, Relation, Subject};
 use crate::error::{Error, Result};
-use crate::spec::{Family, Instance, Message, Model, Network, Port, Problem, RingTie, Schedule, Start};
+use crate::spec::{
+    Applicability, FamilyKind, GatherMode, Instance, Message, Model, ModelClass, Network, Port, Problem,
+    ProblemKind, RingTie, Schedule, Start,
+};
 
 /// The registered chatting algorithms.
 pub static METHODS: &[Method] = &[
@@ -150,60 +155,93 @@ pub(crate) fn chatting_duration(messages: &[Leveled], s: &[i64]) -> i64 {
 /// messages on an FL part (a ULA or an ESM).
 pub type Procedure = fn(&Network, &[Message]) -> Result<Vec<i64>>;
 
-/// The networks a method runs on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Shape {
-    /// A ULA, or a bidirectional linear array as two ULAs.
-    LinearArray,
-    /// An ESM, or a full mesh as four ESMs.
-    Mesh,
+/// The models every chatting method serves: the paper's multi-port bufferless model (000 §2.1),
+/// with chatting or virtual schedules.
+const MODELS: &[ModelClass] = &[
+    ModelClass::Bufferless { port: Port::Multi, gather: GatherMode::Centralized },
+    ModelClass::Virtual { port: Port::Multi },
+];
+
+const MODEL_NOTE: &str = "the paper's model is multi-port (000 §2.1: one flit per arc and step)";
+
+/// The applicability of a chatting method on `families`, for unit-length messages only when
+/// `unit` ([`unit_atlas_paths`]) and otherwise for any lengths ([`atlas_paths`]).
+pub(crate) const fn chatting_on(families: &'static [FamilyKind], unit: bool) -> Applicability {
+    Applicability {
+        problems: &[ProblemKind::Chatting],
+        models: MODELS,
+        families,
+        refine: Some(if unit { unit_atlas_paths } else { atlas_paths }),
+        model_note: MODEL_NOTE,
+    }
 }
 
-/// `Ok(())` when `inst` is a multi-port chatting instance on a network of `shape` with atlas
-/// paths (and unit lengths when `unit`), else the reason.
-pub(crate) fn fits(inst: &Instance, shape: Shape, unit: bool) -> std::result::Result<(), String> {
-    let Problem::Chatting(specs) = &inst.problem else {
-        return Err(format!("it solves chatting, not {}", inst.problem));
-    };
-    match inst.model {
-        Model::Bufferless { port: Port::Multi, .. } => {}
-        Model::Bufferless { port: Port::Single, .. } => {
-            return Err("it is a multi-port algorithm (000 §2.1: one flit per arc and step); the \
-                        instance is single-port"
-                .into());
-        }
-        ref m => return Err(format!("it needs the bufferless model, not {}", m.name())),
+/// A ULA, or a bidirectional linear array as two ULAs (000 §3.4).
+pub(crate) const LINEAR_ARRAYS: &[FamilyKind] = &[FamilyKind::Ula, FamilyKind::Path];
+
+/// An ESM, or a full mesh as four ESMs (000 §5.2).
+pub(crate) const MESHES: &[FamilyKind] = &[FamilyKind::Esm, FamilyKind::Mesh];
+
+/// `Ok(())` when every message follows the atlas path (the paper's designated paths), else the
+/// reason.
+fn atlas_paths(inst: &Instance) -> std::result::Result<(), String> {
+    let messages = inst.messages().map_err(|e| e.to_string())?;
+    match messages
+        .iter()
+        .find(|m| inst.network.default_path(m.src, m.dst, RingTie::Clockwise).as_ref() != Some(&m.nodes))
+    {
+        Some(m) => Err(format!(
+            "message {} has an explicit path that is not the atlas path (the algorithm assumes the \
+             paper's designated paths)",
+            m.id
+        )),
+        None => Ok(()),
     }
-    let network = inst.network.spec_string();
-    let ok = matches!(
-        (inst.network.family(), shape),
-        (Family::Ula(_) | Family::Path(_), Shape::LinearArray)
-            | (Family::Esm(_) | Family::Mesh(..), Shape::Mesh)
-    );
-    if !ok {
-        return Err(match shape {
-            Shape::LinearArray => format!(
-                "it runs on a ULA or on a bidirectional linear array as two ULAs (000 §3.4), not on {network}"
-            ),
-            Shape::Mesh => {
-                format!("it runs on an ESM or on a full mesh as four ESMs (000 §5.2), not on {network}")
-            }
-        });
-    }
-    if unit && let Some(i) = specs.iter().position(|m| m.length != 1) {
+}
+
+/// [`atlas_paths`], and every message has one flit.
+fn unit_atlas_paths(inst: &Instance) -> std::result::Result<(), String> {
+    if let Problem::Chatting(specs) = &inst.problem
+        && let Some(i) = specs.iter().position(|m| m.length != 1)
+    {
         return Err(format!("it needs unit-length messages; message {i} has {} flits", specs[i].length));
     }
-    let messages = inst.messages().map_err(|e| e.to_string())?;
-    for m in &messages {
-        if inst.network.default_path(m.src, m.dst, RingTie::Clockwise).as_ref() != Some(&m.nodes) {
-            return Err(format!(
-                "message {} has an explicit path that is not the atlas path (the algorithm assumes \
-                 the paper's designated paths)",
-                m.id
-            ));
-        }
-    }
-    Ok(())
+    atlas_paths(inst)
+}
+
+/// Whether the instance asks for a virtual schedule.
+pub(crate) fn is_virtual(inst: &Instance) -> bool {
+    matches!(inst.model, Model::Bufferless { virtual_schedule: true, .. })
+}
+
+/// (C, L, Q) of the instance (000 §2.4).
+pub(crate) fn parameters(inst: &Instance) -> Option<(u64, u64, u64)> {
+    let m = inst.messages().ok()?;
+    Some((congestion(inst.network.arcs().len(), &m), longest_message(&m), longest_transit(&m)))
+}
+
+/// ⌈log2 x⌉ (0 for x ≤ 1).
+pub(crate) fn ceil_log2(x: u64) -> u64 {
+    x.next_power_of_two().trailing_zeros() as u64
+}
+
+/// A claimed bound on an algorithm's length: the paper's `formula` in steps (durations (2.5)
+/// and (3.5) are commsched lengths once the first event is in step 1).
+pub(crate) fn claimed(
+    claim: &str,
+    about: &str,
+    formula: &str,
+    relation: Relation,
+    value: u64,
+) -> Option<ClaimValue> {
+    Some(ClaimValue {
+        claim: claim.into(),
+        subject: Subject::Algorithm,
+        about: about.into(),
+        value,
+        relation,
+        convention: format!("{formula}; the paper's duration max − min + 1 is the length from step 1"),
+    })
 }
 
 /// Runs `procedure` on every FL part of the instance's network ([`fl_parts()`]) and
@@ -229,7 +267,7 @@ pub(crate) fn produce(inst: &Instance, method: &Method, procedure: Procedure) ->
 
 /// [`Error::NotApplicable`] with the method's reason when it does not apply.
 pub(crate) fn refuse(inst: &Instance, method: &Method) -> Result<()> {
-    (method.applies)(inst).map_err(|reason| Error::NotApplicable { method: method.name.to_string(), reason })
+    method.applies(inst).map_err(|reason| Error::NotApplicable { method: method.name.to_string(), reason })
 }
 
 /// Messages of one FL (sub)network with their levels and a virtual schedule of them.
@@ -246,7 +284,7 @@ pub(crate) struct Group {
 /// superposed (the caller guarantees disjoint arcs); each phase starts after the last step of
 /// the previous one.
 pub(crate) fn assemble(inst: &Instance, phases: Vec<Vec<Group>>) -> Schedule {
-    let virtual_schedule = matches!(inst.model, Model::Bufferless { virtual_schedule: true, .. });
+    let virtual_schedule = is_virtual(inst);
     let mut out = Vec::new();
     let mut offset = 0;
     for phase in phases {

@@ -6,7 +6,8 @@
 //! The sub-ULAs of one level are disjoint and run at once; the levels follow each other. Hence
 //! S(σ) ≤ ⌈log n⌉·C(M), and VO (Theorem 3.2) gives T ≤ ⌈log n⌉·C(M) + Q(M) − 1 (CHAT-29).
 
-use super::{Shape, fits, produce};
+use super::{LINEAR_ARRAYS, ceil_log2, chatting_on, claimed, is_virtual, parameters, produce};
+use crate::claims::Relation;
 use crate::error::Result;
 use crate::heuristics::Method;
 use crate::spec::{Instance, Message, Network, Schedule};
@@ -66,10 +67,24 @@ pub fn recursive_cut(inst: &Instance) -> Result<Schedule> {
 /// Registry entry.
 pub const METHOD: Method = Method {
     name: "recursive-cut",
-    problem: "chatting",
     source: "000 §6.1, §6.2; CHAT-29",
     summary: "ULA (a bidirectional array as two ULAs), any lengths: cut the middle arc, stack the \
               messages crossing it, recurse on both halves in parallel; S ≤ ⌈log n⌉C, T ≤ ⌈log n⌉C + Q − 1",
-    applies: |inst| fits(inst, Shape::LinearArray, false),
+    applicability: chatting_on(LINEAR_ARRAYS, false),
+    claim: |inst| {
+        let (c, _, q) = parameters(inst)?;
+        let log_n = ceil_log2(inst.network.len() as u64);
+        if is_virtual(inst) {
+            claimed("CHAT-29", "recursive cut (§6.2)", "S ≤ ⌈log n⌉C", Relation::AtMost, log_n * c)
+        } else {
+            claimed(
+                "CHAT-29",
+                "VO of the recursive cut (§6.2)",
+                "T < ⌈log n⌉C + Q",
+                Relation::AtMost,
+                log_n * c + q - 1,
+            )
+        }
+    },
     run: recursive_cut,
 };

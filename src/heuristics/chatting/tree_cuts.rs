@@ -20,10 +20,13 @@
 //! On a virtual instance the stacked virtual schedules are assembled the same way. Registered
 //! as `bt-cut-decomposition`, for trees and (a tree of degree 2) bidirectional linear arrays.
 
-use super::{Group, Leveled, assemble, refuse};
+use super::{
+    Group, Leveled, MODEL_NOTE, MODELS, assemble, atlas_paths, claimed, is_virtual, parameters, refuse,
+};
+use crate::claims::Relation;
 use crate::error::Result;
 use crate::heuristics::Method;
-use crate::spec::{Family, Instance, Model, Network, Node, Port, Problem, RingTie, Schedule};
+use crate::spec::{Applicability, FamilyKind, Instance, Network, Node, ProblemKind, Schedule};
 
 /// One cut: the edge, as the arc (u, v) from the side nearer the subtree's first node, and the
 /// node counts of u's side and v's side.
@@ -167,35 +170,32 @@ pub fn bt_cut_decomposition(inst: &Instance) -> Result<Schedule> {
     Ok(assemble(inst, phases))
 }
 
-/// `Ok(())` on a multi-port chatting instance on a tree or bidirectional linear array with
-/// atlas paths, else the reason.
-fn applies(inst: &Instance) -> std::result::Result<(), String> {
-    if !matches!(inst.problem, Problem::Chatting(_)) {
-        return Err(format!("it solves chatting, not {}", inst.problem));
-    }
-    if !matches!(inst.model, Model::Bufferless { port: Port::Multi, .. }) {
-        return Err(format!("it needs the multi-port bufferless model (000 §2.1), not {}", inst.model));
-    }
-    if !matches!(inst.network.family(), Family::Tree(_) | Family::Path(_)) {
-        return Err(format!("it runs on a bidirectional tree (000 §6.3), not on {}", inst.network));
-    }
-    let messages = inst.messages().map_err(|e| e.to_string())?;
-    match messages
-        .iter()
-        .find(|m| inst.network.default_path(m.src, m.dst, RingTie::Clockwise).as_ref() != Some(&m.nodes))
-    {
-        Some(m) => Err(format!("message {} does not follow the tree's unique path", m.id)),
-        None => Ok(()),
-    }
-}
-
 /// Registry entry.
 pub const METHOD: Method = Method {
     name: "bt-cut-decomposition",
-    problem: "chatting",
     source: "000 §6.1, §6.3 Proposition 6.1, Theorem 6.1; CHAT-30, CHAT-31, CHAT-32, CHAT-33",
     summary: "bidirectional tree: cut the most balanced edge of every subtree level by level; per cut \
               arc stack its messages and VO them in the arc's leveling; T ≤ 2(C + Q)⌈δ log n⌉",
-    applies,
+    applicability: Applicability {
+        problems: &[ProblemKind::Chatting],
+        models: MODELS,
+        families: &[FamilyKind::Tree, FamilyKind::Path],
+        refine: Some(atlas_paths),
+        model_note: MODEL_NOTE,
+    },
+    claim: |inst| {
+        let (c, _, q) = parameters(inst)?;
+        let delta = inst.network.out_neighbours().iter().map(Vec::len).max()? as f64;
+        let depth = (delta * (inst.network.len() as f64).log2()).ceil() as u64;
+        (!is_virtual(inst)).then(|| {
+            claimed(
+                "CHAT-33",
+                "BT cut decomposition (Theorem 6.1)",
+                "T ≤ 2(C + Q)⌈δ log n⌉",
+                Relation::AtMost,
+                2 * (c + q) * depth,
+            )
+        })?
+    },
     run: bt_cut_decomposition,
 };

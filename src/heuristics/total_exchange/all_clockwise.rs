@@ -10,7 +10,7 @@
 
 use super::message_shift::Fifo;
 use super::queue_sim::{InitialOrder, run};
-use super::{Shape, fits, produce};
+use super::{EVEN_RING, claimed, produce};
 use crate::error::Result;
 use crate::heuristics::Method;
 use crate::spec::{Instance, RingTie, Schedule};
@@ -23,10 +23,13 @@ pub fn all_clockwise(inst: &Instance) -> Result<Schedule> {
 /// Registry entry.
 pub const METHOD: Method = Method {
     name: "all-clockwise",
-    problem: "total-exchange",
     source: "004 §4.2 (first paragraph), §2; TE-18",
     summary: "even-ring baseline: every antipodal message clockwise, FIFO message-shift; \
               ⌈n(n+2)/8⌉ steps, Θ(n) above the optimum",
-    applies: |inst| fits(inst, Shape::EvenRing),
-    run: |inst| produce(inst, &METHOD, all_clockwise),
+    applicability: EVEN_RING,
+    claim: |inst| {
+        let n = inst.network.len() as u64;
+        claimed(inst, "TE-18", "all antipodal messages clockwise", "⌈n(n+2)/8⌉", (n * (n + 2)).div_ceil(8))
+    },
+    run: |inst| produce(inst, all_clockwise),
 };

@@ -6,7 +6,8 @@
 //! TE-14 … TE-16).
 
 use super::queue_sim::{Discipline, InitialOrder, Lane, Msg, Tie, TieBreak, run};
-use super::{Shape, fits, produce};
+use super::{ODD_RING, claimed, produce};
+use crate::bounds::total_exchange::ring as t_opt_ring;
 use crate::error::Result;
 use crate::heuristics::Method;
 use crate::spec::{Instance, Node, Schedule};
@@ -41,10 +42,19 @@ pub fn closest_first(inst: &Instance, tie: Tie) -> Result<Schedule> {
 /// Registry entry.
 pub const METHOD: Method = Method {
     name: "closest-first",
-    problem: "total-exchange",
     source: "004 §4.1 Theorem 2; TE-14..TE-17",
     summary: "every node sends, in each direction, the queued message with the closest destination \
               (ties: smallest source); node-invariant, optimal (n²−1)/8 on odd rings",
-    applies: |inst| fits(inst, Shape::OddRing),
-    run: |inst| produce(inst, &METHOD, |inst| closest_first(inst, Tie::SmallestSource)),
+    applicability: ODD_RING,
+    claim: |inst| {
+        let n = inst.network.len() as u64;
+        claimed(
+            inst,
+            "TE-16",
+            "node-invariant algorithm on an odd ring (Theorem 2)",
+            "(n²−1)/8",
+            t_opt_ring(n),
+        )
+    },
+    run: |inst| produce(inst, |inst| closest_first(inst, Tie::SmallestSource)),
 };

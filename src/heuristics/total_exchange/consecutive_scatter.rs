@@ -11,7 +11,8 @@
 
 use super::furthest_first::FurthestFirst;
 use super::queue_sim::{InitialOrder, Lane, Msg, Tie, lanes, merge, simulate};
-use super::{Shape, fits, produce};
+use super::{LINEAR_ARRAY, claimed, produce};
+use crate::bounds::total_exchange::linear_array as t_opt_linear_array;
 use crate::error::Result;
 use crate::heuristics::Method;
 use crate::spec::{Instance, Node, Schedule, Transmission};
@@ -48,10 +49,19 @@ pub fn consecutive_scatter(inst: &Instance) -> Result<Schedule> {
 /// Registry entry.
 pub const METHOD: Method = Method {
     name: "consecutive-scatter",
-    problem: "total-exchange",
     source: "004 §2 (after [2]); TE-3, TE-4",
     summary: "baseline: nodes 1..n scatter one after another, each furthest-first in both directions in \
               max(i−1, n−i) steps; 3·T_opt − ⌊n/2⌋ in total",
-    applies: |inst| fits(inst, Shape::LinearArray),
-    run: |inst| produce(inst, &METHOD, consecutive_scatter),
+    applicability: LINEAR_ARRAY,
+    claim: |inst| {
+        let n = inst.network.len() as u64;
+        claimed(
+            inst,
+            "TE-4",
+            "n consecutive optimal scatters",
+            "Σ max(i−1, n−i) = 3T_opt(LA) − ⌊n/2⌋",
+            3 * t_opt_linear_array(n) - n / 2,
+        )
+    },
+    run: |inst| produce(inst, consecutive_scatter),
 };

@@ -13,7 +13,8 @@
 //! apply (the paper's even-ring algorithm is `modified-message-shift`, Theorem 3).
 
 use super::queue_sim::{Discipline, InitialOrder, Lane, Msg, Tie, TieBreak, run};
-use super::{Shape, fits, produce};
+use super::{LINEAR_ARRAY_OR_ODD_RING, claimed, produce};
+use crate::bounds::total_exchange::{linear_array as t_opt_linear_array, ring as t_opt_ring};
 use crate::error::Result;
 use crate::heuristics::Method;
 use crate::spec::{Instance, Node, Schedule};
@@ -48,10 +49,22 @@ pub fn furthest_first(inst: &Instance, tie: Tie) -> Result<Schedule> {
 /// Registry entry.
 pub const METHOD: Method = Method {
     name: "furthest-first",
-    problem: "total-exchange",
     source: "004 §3 Theorem 1 (linear array), §4.1 Theorem 2 (odd ring); TE-5..TE-17, TE-24",
     summary: "every node sends, in each direction, the queued message with the furthest destination \
               (ties: smallest source); optimal: ⌈(n²−1)/4⌉ on a linear array, (n²−1)/8 on an odd ring",
-    applies: |inst| fits(inst, Shape::LinearArrayOrOddRing),
-    run: |inst| produce(inst, &METHOD, |inst| furthest_first(inst, Tie::SmallestSource)),
+    applicability: LINEAR_ARRAY_OR_ODD_RING,
+    claim: |inst| match inst.network.family() {
+        crate::spec::Family::Path(n) => {
+            claimed(inst, "TE-13", "furthest-first (Theorem 1)", "⌈(n²−1)/4⌉", t_opt_linear_array(*n as u64))
+        }
+        crate::spec::Family::Ring(n) => claimed(
+            inst,
+            "TE-16",
+            "node-invariant algorithm on an odd ring (Theorem 2)",
+            "(n²−1)/8",
+            t_opt_ring(*n as u64),
+        ),
+        _ => None,
+    },
+    run: |inst| produce(inst, |inst| furthest_first(inst, Tie::SmallestSource)),
 };

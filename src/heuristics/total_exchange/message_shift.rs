@@ -10,7 +10,8 @@
 //! The same FIFO discipline drives `modified-message-shift` and `all-clockwise` on even rings.
 
 use super::queue_sim::{Discipline, InitialOrder, Lane, Msg, TieBreak, run};
-use super::{Shape, fits, produce};
+use super::{ODD_RING, claimed, produce};
+use crate::bounds::total_exchange::ring as t_opt_ring;
 use crate::error::Result;
 use crate::heuristics::Method;
 use crate::spec::{Instance, Node, Schedule};
@@ -38,10 +39,19 @@ pub fn message_shift(inst: &Instance, order: InitialOrder) -> Result<Schedule> {
 /// Registry entry.
 pub const METHOD: Method = Method {
     name: "message-shift",
-    problem: "total-exchange",
     source: "004 §4.1 Theorem 2, Fig. 3(a); TE-14..TE-17, TE-25",
     summary: "messages rotate around the ring through FIFO queues, own messages furthest first, each \
               dropped at its destination; node-invariant, optimal (n²−1)/8 on odd rings",
-    applies: |inst| fits(inst, Shape::OddRing),
-    run: |inst| produce(inst, &METHOD, |inst| message_shift(inst, InitialOrder::FurthestFirst)),
+    applicability: ODD_RING,
+    claim: |inst| {
+        let n = inst.network.len() as u64;
+        claimed(
+            inst,
+            "TE-16",
+            "node-invariant algorithm on an odd ring (Theorem 2)",
+            "(n²−1)/8",
+            t_opt_ring(n),
+        )
+    },
+    run: |inst| produce(inst, |inst| message_shift(inst, InitialOrder::FurthestFirst)),
 };

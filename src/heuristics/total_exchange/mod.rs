@@ -41,12 +41,15 @@ pub use modified_message_shift::modified_message_shift;
 pub use queue_sim::{Direction, Discipline, InitialOrder, Lane, Msg, Tie};
 pub use trace::Trace;
 
-use super::Method;
-use crate::error::{Error, Result};
-use crate::spec::{Family, Instance, Mode, Model, PortRule, Problem, Schedule};
+use crate::claims::{ClaimValue, Relation, Subject};
+use crate::error::Result;
+use crate::spec::{
+    Applicability, Family, FamilyKind, Instance, Mode, Model, ModelClass, PortRule, ProblemKind, Refinement,
+    Schedule,
+};
 
 /// The registered total-exchange algorithms.
-pub static METHODS: &[Method] = &[
+pub static METHODS: &[super::Method] = &[
     furthest_first::METHOD,
     consecutive_scatter::METHOD,
     message_shift::METHOD,
@@ -55,74 +58,87 @@ pub static METHODS: &[Method] = &[
     all_clockwise::METHOD,
 ];
 
-/// The networks a paper-004 algorithm is stated for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Shape {
-    LinearArray,
-    OddRing,
-    EvenRing,
-    LinearArrayOrOddRing,
+/// The models a paper-004 algorithm runs under: F\* as stated (004 §2), H\* and F1 through the
+/// half-duplex split (TE-23). H1 is refused: the split is not H1-admissible.
+const MODELS: &[ModelClass] = &[
+    ModelClass::StoreForward { rule: PortRule::FStar, mode: Mode::Move },
+    ModelClass::StoreForward { rule: PortRule::HStar, mode: Mode::Move },
+    ModelClass::StoreForward { rule: PortRule::F1, mode: Mode::Move },
+];
+
+/// Where a paper-004 algorithm applies: total exchange under [`MODELS`] on `families`, with a
+/// further condition on the ring's parity.
+const fn applicability(families: &'static [FamilyKind], refine: Option<Refinement>) -> Applicability {
+    Applicability {
+        problems: &[ProblemKind::TotalExchange],
+        models: MODELS,
+        families,
+        refine,
+        model_note: "the paper-004 algorithms are stated for F* (004 §2) and run under H* and F1 through \
+                     the half-duplex split (TE-23); H1 needs another algorithm",
+    }
 }
 
-/// `Ok(())` when `inst` is an F\* move-mode total exchange on the network `shape` asks for, else
-/// the reason.
-fn fits(inst: &Instance, shape: Shape) -> std::result::Result<(), String> {
-    if !matches!(inst.problem, Problem::TotalExchange(_)) {
-        return Err(format!("it solves total-exchange, not {}", inst.problem));
+/// On the linear array.
+const LINEAR_ARRAY: Applicability = applicability(&[FamilyKind::Path], None);
+/// On an odd ring (Theorem 2).
+const ODD_RING: Applicability = applicability(&[FamilyKind::Ring], Some(odd_ring));
+/// On an even ring (Theorem 3).
+const EVEN_RING: Applicability = applicability(&[FamilyKind::Ring], Some(even_ring));
+/// On the linear array or an odd ring (furthest-first: Theorems 1 and 2).
+const LINEAR_ARRAY_OR_ODD_RING: Applicability =
+    applicability(&[FamilyKind::Path, FamilyKind::Ring], Some(odd_ring));
+
+/// A ring must have an odd number of nodes (other families pass).
+fn odd_ring(inst: &Instance) -> std::result::Result<(), String> {
+    match inst.network.family() {
+        Family::Ring(n) if n.is_multiple_of(2) => Err(format!(
+            "{} has an even number of nodes: the paper proves it optimal on odd rings only \
+             (Theorem 2); use modified-message-shift (Theorem 3)",
+            inst.network.spec_string()
+        )),
+        _ => Ok(()),
     }
-    match inst.model {
-        Model::StoreForward {
-            rule: PortRule::FStar | PortRule::HStar | PortRule::F1,
-            mode: Mode::Move,
-            ..
-        } => {}
-        Model::StoreForward { rule, .. } => {
-            return Err(format!(
-                "it is an F* algorithm (004 §2), run under H* and F1 through the half-duplex split \
-                 (TE-23), and the instance's rule is {rule}"
-            ));
-        }
-        ref m => return Err(format!("it needs the store-forward model, not {}", m.name())),
-    }
-    let ok = match (inst.network.family(), shape) {
-        (Family::Path(_), Shape::LinearArray | Shape::LinearArrayOrOddRing) => true,
-        (Family::Ring(n), Shape::OddRing | Shape::LinearArrayOrOddRing) => !n.is_multiple_of(2),
-        (Family::Ring(n), Shape::EvenRing) => n.is_multiple_of(2),
-        _ => false,
-    };
-    if ok {
-        return Ok(());
-    }
-    let network = inst.network.spec_string();
-    Err(match shape {
-        Shape::LinearArray => format!("it runs on a linear array (path:N), not on {network}"),
-        Shape::OddRing | Shape::LinearArrayOrOddRing if matches!(inst.network.family(), Family::Ring(_)) => {
-            format!(
-                "{network} has an even number of nodes: the paper proves it optimal on odd rings only \
-                 (Theorem 2); use modified-message-shift (Theorem 3)"
-            )
-        }
-        Shape::OddRing => format!("it runs on a ring with an odd number of nodes, not on {network}"),
-        Shape::LinearArrayOrOddRing => {
-            format!("it runs on a linear array (path:N) or an odd ring (ring:N), not on {network}")
-        }
-        Shape::EvenRing => format!("it needs a ring with an even number of nodes (004 §4.2), not {network}"),
-    })
 }
 
-/// A method's `run`: refuses (as [`Error::NotApplicable`]) what `applies` refuses, runs the F\*
-/// algorithm, and under H\* or F1 halves its steps with [`split_half_duplex`] ("a slowdown
-/// factor of two", 004 §2, TE-23).
-fn produce(
-    inst: &Instance,
-    method: &Method,
-    algorithm: fn(&Instance) -> Result<Schedule>,
-) -> Result<Schedule> {
-    (method.applies)(inst)
-        .map_err(|reason| Error::NotApplicable { method: method.name.to_string(), reason })?;
+/// A ring must have an even number of nodes.
+fn even_ring(inst: &Instance) -> std::result::Result<(), String> {
+    match inst.network.family() {
+        Family::Ring(n) if !n.is_multiple_of(2) => Err(format!(
+            "it needs a ring with an even number of nodes (004 §4.2), not {}",
+            inst.network.spec_string()
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Runs the F\* algorithm and, under H\* or F1, halves its steps with [`split_half_duplex`] ("a
+/// slowdown factor of two", 004 §2, TE-23).
+fn produce(inst: &Instance, algorithm: fn(&Instance) -> Result<Schedule>) -> Result<Schedule> {
     let schedule = algorithm(inst)?;
     match inst.model {
         Model::StoreForward { rule: PortRule::FStar, .. } => Ok(schedule),
         _ => split_half_duplex(inst, &schedule),
     }
+}
+
+/// What the paper claims for an algorithm's length on a full total exchange: `value` under F\*
+/// (claim `claim`, `formula`), and under H\* and F1 at most twice that through the split (TE-23).
+fn claimed(inst: &Instance, claim: &str, about: &str, formula: &str, value: u64) -> Option<ClaimValue> {
+    if !matches!(inst.problem, crate::spec::Problem::TotalExchange(None)) {
+        return None;
+    }
+    let split = !matches!(inst.model, Model::StoreForward { rule: PortRule::FStar, .. });
+    Some(ClaimValue {
+        claim: if split { format!("TE-23 ({claim})") } else { claim.into() },
+        subject: Subject::Algorithm,
+        about: about.into(),
+        value: if split { 2 * value } else { value },
+        relation: if split { Relation::AtMost } else { Relation::Equal },
+        convention: if split {
+            format!("2 x {formula}: the F* schedule split into two half-duplex steps per step")
+        } else {
+            format!("{formula}; paper 004 time 1 is step 1")
+        },
+    })
 }

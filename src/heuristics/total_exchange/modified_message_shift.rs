@@ -16,7 +16,8 @@
 
 use super::message_shift::Fifo;
 use super::queue_sim::{InitialOrder, run};
-use super::{Shape, fits, produce};
+use super::{EVEN_RING, claimed, produce};
+use crate::bounds::total_exchange::ring as t_opt_ring;
 use crate::error::Result;
 use crate::heuristics::Method;
 use crate::spec::{Instance, RingTie, Schedule};
@@ -30,10 +31,13 @@ pub fn modified_message_shift(inst: &Instance) -> Result<Schedule> {
 /// Registry entry.
 pub const METHOD: Method = Method {
     name: "modified-message-shift",
-    problem: "total-exchange",
     source: "004 §4.2 Theorem 3, Fig. 3(b); TE-19..TE-21, TE-26",
     summary: "even ring: antipodal messages clockwise from even nodes, counter-clockwise from odd ones; \
               own messages furthest first, then relayed FIFO; optimal ⌈(n²−1)/8⌉",
-    applies: |inst| fits(inst, Shape::EvenRing),
-    run: |inst| produce(inst, &METHOD, modified_message_shift),
+    applicability: EVEN_RING,
+    claim: |inst| {
+        let n = inst.network.len() as u64;
+        claimed(inst, "TE-21", "modified message-shift (Theorem 3)", "⌈(n²−1)/8⌉", t_opt_ring(n))
+    },
+    run: |inst| produce(inst, modified_message_shift),
 };

@@ -15,7 +15,7 @@
 //! * Disciplines are small strategy types: furthest-first and closest-first (with a [`Tie`]
 //!   rule) and FIFO message-shift live in their algorithms' files.
 //!
-//! Claims: TE-5 … TE-21 (CLAIMS.md). The simulation is a producer: its schedules are trusted
+//! Claims: TE-5 … TE-21 (the claims catalogue). The simulation is a producer: its schedules are trusted
 //! only after [`crate::checker::check`].
 
 use crate::error::{Error, Result};

@@ -1,6 +1,6 @@
 //! # Time-expanded total exchange (store-and-forward, move mode)
 //!
-//! Paper 004 (`seeds/`, §2 model; claims TE-1, TE-2, TE-3, TE-13, TE-16, TE-21, TE-22 are the
+//! Paper 004 (§2 model; claims TE-1, TE-2, TE-3, TE-13, TE-16, TE-21, TE-22 are the
 //! optima this encoding certifies) under any port rule of SPEC §4.2 (paper 003 §1: F\*, H\*,
 //! F1, H1), with packets of up to `p` tokens. Packets may take **any** route, not only the
 //! atlas's shortest one.
@@ -25,13 +25,8 @@
 //! Search guide (not a constraint, [`Goal::Guide`](crate::exact::ir::Goal::Guide)): minimise
 //! the total waiting Σ w; any feasible point still answers the question.
 //!
-//! Per step, with use(a) the number of packets on arc a (p = 1: Σ_m x(a); p > 1: a boolean
-//! `z_a{u}_{v}_t{t}` with Σ_m x(a) ≤ p·z(a), constraint `pack`):
-//!
-//! - F\*: `arc` Σ_m x(a) ≤ p for every arc;
-//! - H\*: `link` use(u,v) + use(v,u) ≤ 1 for every link (an arc without reverse: use ≤ 1);
-//! - F1: `send` Σ_{out of v} use ≤ 1 and `recv` Σ_{into v} use ≤ 1 for every node;
-//! - H1: `duplex` Σ_{out of v} use + Σ_{into v} use ≤ 1 for every node.
+//! Per step, the port rule of [`PortRules`] over the x variables of each arc (shared with every
+//! store-and-forward encoder, [`super::time_expanded`]).
 //!
 //! ## Pruning (valid: it keeps an optimal schedule)
 //!
@@ -49,44 +44,33 @@
 //! Outside these windows the variable is the constant 0. On a linear array this leaves each
 //! token its unique route; on a ring, the two directions.
 
-use super::{Encoder, Encoding, Event};
+use super::time_expanded::{PortRules, UNREACHABLE, Window, bfs, span};
+use super::{Encoder, EncoderEntry, Encoding, Event, Shape};
 use crate::exact::ir::{Linear, Model, Sense, VarId};
-use crate::spec::{Instance, Model as CommModel, Node, Packet, PortRule};
+use crate::spec::{
+    Applicability, Instance, Mode, Model as CommModel, ModelClass, Packet, PortRule, ProblemKind,
+};
 use std::cell::OnceCell;
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 
-const UNREACHABLE: u64 = u64::MAX;
-
-/// Breadth-first hop distances from `from` over `adj`, never entering a node of `avoid`.
-fn bfs(adj: &[Vec<Node>], from: Node, avoid: &[Node]) -> Vec<u64> {
-    let mut dist = vec![UNREACHABLE; adj.len()];
-    dist[from] = 0;
-    let mut queue = VecDeque::from([from]);
-    while let Some(u) = queue.pop_front() {
-        for &v in &adj[u] {
-            if dist[v] == UNREACHABLE && !avoid.contains(&v) {
-                dist[v] = dist[u] + 1;
-                queue.push_back(v);
-            }
-        }
-    }
-    dist
-}
-
-/// The steps in which something may happen: `after` steps before it at least, `before` steps
-/// after it at least. At horizon T a move may happen in steps `after + 1 ..= T − before`, a
-/// position may hold at the end of steps `after ..= T − before`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Window {
-    after: u64,
-    before: u64,
-}
-
-impl Window {
-    fn new(after: u64, before: u64) -> Option<Self> {
-        (after != UNREACHABLE && before != UNREACHABLE).then_some(Self { after, before })
-    }
-}
+/// The registry entry: total exchange under every port rule, any packet size, any network.
+pub const ENTRY: EncoderEntry = EncoderEntry {
+    name: "total-exchange",
+    source: "004 §2 (TE-1, TE-2, TE-3, TE-13, TE-16, TE-21, TE-22), any port rule of 003 §1 (TE-23)",
+    applicability: Applicability {
+        problems: &[ProblemKind::TotalExchange],
+        models: &[
+            ModelClass::StoreForward { rule: PortRule::FStar, mode: Mode::Move },
+            ModelClass::StoreForward { rule: PortRule::HStar, mode: Mode::Move },
+            ModelClass::StoreForward { rule: PortRule::F1, mode: Mode::Move },
+            ModelClass::StoreForward { rule: PortRule::H1, mode: Mode::Move },
+        ],
+        families: &[],
+        refine: None,
+        model_note: "",
+    },
+    build: |instance| Box::new(TotalExchange::new(instance)),
+};
 
 /// The pruning tables of one token: a window per arc (`None`: never used) and per node
 /// (`None`: never held; always `None` at the destination).
@@ -118,6 +102,11 @@ impl<'a> TotalExchange<'a> {
         let out = instance.network.out_neighbours();
         let dist = (0..instance.network.len()).map(|s| bfs(&out, s, &[])).collect();
         Self { instance, rule, packet, packets: instance.packets(), dist, windows: OnceCell::new() }
+    }
+
+    /// The instance's port rule.
+    fn ports(&self) -> PortRules<'_> {
+        PortRules::new(&self.instance.network, self.rule, self.packet)
     }
 
     fn windows(&self) -> &[Windows] {
@@ -162,11 +151,6 @@ impl<'a> TotalExchange<'a> {
     }
 }
 
-/// Steps `lo..=hi` as a count (0 when empty).
-fn span(lo: u64, hi: u64) -> usize {
-    if hi >= lo { (hi - lo + 1) as usize } else { 0 }
-}
-
 impl Encoder for TotalExchange<'_> {
     fn impossible(&self) -> Option<String> {
         self.packets.iter().find(|p| self.dist[p.src][p.dst] == UNREACHABLE).map(|p| {
@@ -175,10 +159,6 @@ impl Encoder for TotalExchange<'_> {
                 p.src, p.dst, p.dst, p.src, self.instance.network
             )
         })
-    }
-
-    fn distance_bound(&self) -> u64 {
-        self.packets.iter().map(|p| self.dist[p.src][p.dst]).max().unwrap_or(0)
     }
 
     fn min_variables(&self, horizon: u64) -> usize {
@@ -197,28 +177,18 @@ impl Encoder for TotalExchange<'_> {
         let moves_and_places: usize = windows
             .iter()
             .map(|w| {
-                let x: usize = w
-                    .arcs
-                    .iter()
-                    .flatten()
-                    .map(|a| span(a.after + 1, horizon.saturating_sub(a.before)))
-                    .sum();
-                let waits: usize = w
-                    .nodes
-                    .iter()
-                    .flatten()
-                    .map(|n| span(n.after + 1, horizon.saturating_sub(n.before)))
-                    .sum();
+                let x: usize = w.arcs.iter().flatten().map(|a| a.move_count(horizon)).sum();
+                let waits: usize = w.nodes.iter().flatten().map(|n| n.move_count(horizon)).sum();
                 x + waits
             })
             .sum();
         // z variables (p > 1 under H*, F1, H1): one per arc and step that some token may use.
-        let arc_use = if self.rule != PortRule::FStar && self.packet > 1 {
+        let arc_use = if self.ports().needs_use_variables() {
             (0..self.instance.network.arcs().len())
                 .map(|a| {
                     let mut used = vec![false; horizon as usize + 1];
                     for win in windows.iter().filter_map(|w| w.arcs[a]) {
-                        for t in win.after + 1..=horizon.saturating_sub(win.before) {
+                        for t in win.moves(horizon) {
                             used[t as usize] = true;
                         }
                     }
@@ -242,7 +212,8 @@ impl Encoder for TotalExchange<'_> {
         let mut events = Vec::new();
         // on_arc[a][t]: the x variables of arc a in step t (index t = 1..=T).
         let mut on_arc: Vec<Vec<Vec<VarId>>> = vec![vec![Vec::new(); t_max + 1]; arcs.len()];
-        let (out_of, into) = self.incidence();
+        let ports = self.ports();
+        let (out_of, into) = (&ports.out_of, &ports.into);
         let mut waits = Vec::new();
         for (p, w) in self.packets.iter().zip(self.windows()) {
             let m = format!("m{}_{}", p.src, p.dst);
@@ -250,7 +221,7 @@ impl Encoder for TotalExchange<'_> {
             for (a, win) in w.arcs.iter().enumerate() {
                 let Some(win) = win else { continue };
                 let (u, v) = arcs[a];
-                for t in win.after + 1..=horizon.saturating_sub(win.before) {
+                for t in win.moves(horizon) {
                     let var = model.bool_var(format!("x_{m}_a{u}_{v}_t{t}"));
                     x.insert((a, t as usize), var);
                     on_arc[a][t as usize].push(var);
@@ -260,7 +231,7 @@ impl Encoder for TotalExchange<'_> {
             let mut wait: HashMap<(usize, usize), VarId> = HashMap::new();
             for (v, win) in w.nodes.iter().enumerate() {
                 let Some(win) = win else { continue };
-                for t in win.after + 1..=horizon.saturating_sub(win.before) {
+                for t in win.moves(horizon) {
                     let var = model.bool_var(format!("w_{m}_v{v}_t{t}"));
                     wait.insert((v, t as usize), var);
                     waits.push(var);
@@ -288,96 +259,10 @@ impl Encoder for TotalExchange<'_> {
             }
         }
         for t in 1..=t_max {
-            self.capacity(&mut model, &on_arc, &out_of, &into, t);
+            ports.constrain(&mut model, &on_arc, t);
         }
         model.guide(&Linear::sum(&waits));
-        Encoding { horizon, model, events }
-    }
-}
-
-impl TotalExchange<'_> {
-    /// The arcs out of and into every node, by arc index.
-    fn incidence(&self) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
-        let n = self.instance.network.len();
-        let (mut out_of, mut into) = (vec![Vec::new(); n], vec![Vec::new(); n]);
-        for (a, &(u, v)) in self.instance.network.arcs().iter().enumerate() {
-            out_of[u].push(a);
-            into[v].push(a);
-        }
-        (out_of, into)
-    }
-
-    /// The port rule's constraints in step t (see the module documentation).
-    fn capacity(
-        &self,
-        model: &mut Model,
-        on_arc: &[Vec<Vec<VarId>>],
-        out_of: &[Vec<usize>],
-        into: &[Vec<usize>],
-        t: usize,
-    ) {
-        let net = &self.instance.network;
-        let arcs = net.arcs();
-        if self.rule == PortRule::FStar {
-            for (a, &(u, v)) in arcs.iter().enumerate() {
-                model.constrain(
-                    format!("arc_{u}_{v}_t{t}"),
-                    &Linear::sum(&on_arc[a][t]),
-                    Sense::Le,
-                    self.packet as i64,
-                );
-            }
-            return;
-        }
-        // uses[a]: the number of packets (0 or 1) on arc a in step t.
-        let uses: Vec<Linear> = arcs
-            .iter()
-            .enumerate()
-            .map(|(a, &(u, v))| {
-                let tokens = Linear::sum(&on_arc[a][t]);
-                if self.packet == 1 || on_arc[a][t].is_empty() {
-                    return tokens;
-                }
-                let z = model.bool_var(format!("z_a{u}_{v}_t{t}"));
-                let mut pack = tokens;
-                pack.add(-(self.packet as i64), z);
-                model.constrain(format!("pack_{u}_{v}_t{t}"), &pack, Sense::Le, 0);
-                Linear::sum(&[z])
-            })
-            .collect();
-        let total = |arcs: &[usize]| {
-            let mut lin = Linear::new();
-            for &a in arcs {
-                lin.add_all(&uses[a]);
-            }
-            lin
-        };
-        match self.rule {
-            PortRule::HStar => {
-                for (a, &(u, v)) in arcs.iter().enumerate() {
-                    match net.arc(v, u) {
-                        Some(r) if r < a => {} // the link was written with its first arc
-                        Some(r) => {
-                            model.constrain(format!("link_{u}_{v}_t{t}"), &total(&[a, r]), Sense::Le, 1)
-                        }
-                        None => model.constrain(format!("link_{u}_{v}_t{t}"), &total(&[a]), Sense::Le, 1),
-                    }
-                }
-            }
-            PortRule::F1 => {
-                for v in 0..net.len() {
-                    model.constrain(format!("send_v{v}_t{t}"), &total(&out_of[v]), Sense::Le, 1);
-                    model.constrain(format!("recv_v{v}_t{t}"), &total(&into[v]), Sense::Le, 1);
-                }
-            }
-            PortRule::H1 => {
-                for v in 0..net.len() {
-                    let both: Vec<usize> = out_of[v].iter().chain(&into[v]).copied().collect();
-                    model.constrain(format!("duplex_v{v}_t{t}"), &total(&both), Sense::Le, 1);
-                }
-            }
-            PortRule::FStar => {} // only the arc rule, written above
-        }
+        Encoding { horizon, model, shape: Shape::StoreForward, events }
     }
 }
 
@@ -442,7 +327,6 @@ mod tests {
     fn a_horizon_below_the_distance_is_a_contradiction() {
         let inst = instance("path:4", PortRule::FStar, 1);
         let enc = TotalExchange::new(&inst);
-        assert_eq!(enc.distance_bound(), 3);
         assert!(enc.encode(2).model.contradiction().is_some());
         assert!(enc.encode(3).model.contradiction().is_none());
     }

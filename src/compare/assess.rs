@@ -1,0 +1,388 @@
+//! The one pipeline behind `solve`, `check` and `report`: an instance's lower bounds (computed
+//! once), the registered algorithms' checked schedules, the paper's own schedule, the exact
+//! layer (handed the bounds and the best checked schedule as its incumbent), and the verdict on
+//! every claim. [`certify`] decides every certificate, so a command never disagrees with another.
+
+use super::claims;
+use crate::bounds::{self, Bound};
+use crate::certify::{Certificate, certify};
+use crate::checker::{self, Checked, Producer, Violation};
+use crate::claims::{ClaimValue, ClaimVerdict, Subject};
+use crate::error::Error;
+use crate::exact::{self, BackendKind, Outcome, SolveOptions, StopReason};
+use crate::heuristics::{self, Method};
+use crate::spec::{Instance, ProblemKind, Schedule};
+use serde::Serialize;
+use std::time::Instant;
+
+/// What a result is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// A checked schedule with a certificate of optimality.
+    Optimal,
+    /// Only bounds are known (an exact search stopped; or nothing produced a schedule).
+    Bounds,
+    /// A checked schedule without a proof of optimality.
+    Heuristic,
+    /// The schedule breaks the model.
+    Inadmissible,
+}
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Status::Optimal => "optimal",
+            Status::Bounds => "bounds",
+            Status::Heuristic => "heuristic",
+            Status::Inadmissible => "inadmissible",
+        })
+    }
+}
+
+/// Which algorithms a run uses.
+#[derive(Clone, Copy)]
+pub enum Algorithms {
+    /// Every registered algorithm that applies.
+    Applicable,
+    /// One algorithm (it must apply).
+    Only(&'static Method),
+}
+
+/// Options of [`assess`].
+#[derive(Clone)]
+pub struct AssessOptions {
+    /// The algorithms to run.
+    pub algorithms: Algorithms,
+    /// The exact backend, or `None` to skip the exact layer.
+    pub exact: Option<BackendKind>,
+    /// Limits of the exact search.
+    pub solve: SolveOptions,
+    /// Whether an exact layer that cannot run (no encoder, bad input, backend fault) fails the
+    /// whole assessment with its error (`solve`), rather than being reported in it (`report`).
+    pub fail_fast: bool,
+}
+
+/// One algorithm's result.
+#[derive(Debug, Clone, Serialize)]
+pub struct AlgorithmRun {
+    /// Its registered name.
+    pub method: &'static str,
+    /// The checked length, when its schedule is admissible.
+    pub length: Option<u64>,
+    /// Every violation, when its schedule is inadmissible (a bug in the algorithm).
+    pub violations: Vec<String>,
+    /// Why it produced nothing, when it failed.
+    pub error: Option<String>,
+    /// Length over the strongest lower bound.
+    pub ratio: Option<f64>,
+    /// What the paper claims for its length here, judged.
+    pub claim: Option<ClaimCheck>,
+    /// The checked schedule.
+    #[serde(skip)]
+    pub checked: Option<Checked>,
+}
+
+/// What the exact layer answered.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "status", rename_all = "kebab-case")]
+pub enum ExactAnswer {
+    /// A certified optimum.
+    Optimal {
+        /// The optimum.
+        optimum: u64,
+        /// Why nothing shorter exists.
+        certificate: Certificate,
+    },
+    /// The search stopped with bounds.
+    Bounds {
+        /// Proven lower bound.
+        lower: u64,
+        /// Best checked length, if any.
+        upper: Option<u64>,
+        /// Why it stopped.
+        stop: StopReason,
+    },
+    /// No encoder applies to the instance.
+    NotApplicable {
+        /// Why.
+        reason: String,
+    },
+    /// The search failed (bad input for an exact solve, or a backend fault).
+    Error {
+        /// What went wrong.
+        reason: String,
+    },
+}
+
+/// The exact layer's result.
+#[derive(Debug, Clone, Serialize)]
+pub struct ExactRun {
+    /// The backend.
+    pub backend: BackendKind,
+    /// Its answer.
+    #[serde(flatten)]
+    pub answer: ExactAnswer,
+    /// Wall-clock seconds spent.
+    pub seconds: f64,
+}
+
+/// A paper claim set against what was observed.
+#[derive(Debug, Clone, Serialize)]
+pub struct ClaimCheck {
+    /// The claimed value.
+    #[serde(flatten)]
+    pub claimed: ClaimValue,
+    /// What was observed: a certified optimum, a checked length or a bound.
+    pub observed: Option<u64>,
+    /// The verdict.
+    pub verdict: ClaimVerdict,
+}
+
+/// The paper's own schedule for the instance (a figure's trace, transcribed), checked.
+#[derive(Debug, Clone, Serialize)]
+pub struct PaperRun {
+    /// Its file.
+    pub file: String,
+    /// The checked length, when admissible.
+    pub length: Option<u64>,
+    /// Every violation, when not.
+    pub violations: Vec<String>,
+}
+
+/// The answer to "how long is the best schedule, and is it optimal?".
+#[derive(Debug, Clone, Serialize)]
+pub struct Answer {
+    /// What kind of answer it is.
+    pub status: Status,
+    /// The checked length of the best schedule, if any.
+    pub length: Option<u64>,
+    /// Proven lower bound (the strongest bound, or what an exact search proved).
+    pub lower_bound: Option<u64>,
+    /// Best checked length when the answer is bounds.
+    pub upper_bound: Option<u64>,
+    /// Why the best schedule is optimal.
+    pub certificate: Option<Certificate>,
+    /// Who produced the best schedule.
+    pub producer: Option<Producer>,
+    /// Why an exact search stopped without an optimum.
+    pub stop: Option<StopReason>,
+    /// Every violation, for an inadmissible schedule.
+    pub violations: Vec<String>,
+}
+
+/// Everything known about one instance.
+#[derive(Debug, Clone, Serialize)]
+pub struct Assessment {
+    /// Instance name.
+    pub instance: String,
+    /// Where it comes from.
+    pub source: String,
+    /// Problem.
+    pub problem: ProblemKind,
+    /// Network string.
+    pub network: String,
+    /// Model description.
+    pub model: String,
+    /// Every lower bound.
+    pub lower_bounds: Vec<Bound>,
+    /// The strongest lower bound.
+    pub lower_bound: Option<Bound>,
+    /// The paper's own schedule, checked.
+    pub paper_schedule: Option<PaperRun>,
+    /// Every algorithm run.
+    pub algorithms: Vec<AlgorithmRun>,
+    /// The exact layer, if run.
+    pub exact: Option<ExactRun>,
+    /// The best answer.
+    pub answer: Answer,
+    /// The papers' claims, judged.
+    pub claims: Vec<ClaimCheck>,
+    /// The best checked schedule.
+    #[serde(skip)]
+    pub best: Option<Checked>,
+}
+
+/// Runs the pipeline on one instance, with the paper's schedule `(file, schedule)` when one is
+/// transcribed. Every length in the result comes from the checker. Errors: an algorithm that
+/// does not apply under [`Algorithms::Only`] ([`Error::NotApplicable`]), and with
+/// [`AssessOptions::fail_fast`] whatever stops the exact layer.
+pub fn assess(
+    instance: &Instance,
+    paper: Option<(&str, Schedule)>,
+    options: &AssessOptions,
+) -> crate::Result<Assessment> {
+    let lower_bounds = bounds::lower_bounds(instance);
+    let lower_bound = bounds::strongest(&lower_bounds).cloned();
+    let paper_schedule = paper.map(|(file, schedule)| {
+        match checker::judge(instance, schedule, Producer::Paper(file.into())) {
+            Ok(c) => PaperRun { file: file.into(), length: Some(c.length()), violations: Vec::new() },
+            Err((_, v)) => PaperRun { file: file.into(), length: None, violations: strings(&v) },
+        }
+    });
+    let methods = match options.algorithms {
+        Algorithms::Applicable => heuristics::for_instance(instance),
+        Algorithms::Only(m) => {
+            m.applies(instance).map_err(|reason| Error::NotApplicable { method: m.name.into(), reason })?;
+            vec![m]
+        }
+    };
+    let algorithms: Vec<AlgorithmRun> =
+        methods.into_iter().map(|m| run_algorithm(instance, m, lower_bound.as_ref())).collect();
+    let incumbent = algorithms.iter().filter_map(|a| a.checked.as_ref()).min_by_key(|c| c.length()).cloned();
+    let (exact, exact_best) = match options.exact {
+        Some(backend) => {
+            let start = Instant::now();
+            let result = exact::solve(instance, backend, &options.solve, &lower_bounds, incumbent.clone());
+            let (answer, best) = match result {
+                Ok(Outcome::Optimal { checked, certificate }) => {
+                    (ExactAnswer::Optimal { optimum: checked.length(), certificate }, Some(checked))
+                }
+                Ok(Outcome::Bounds { lower, upper, stop }) => {
+                    (ExactAnswer::Bounds { lower, upper: upper.as_ref().map(Checked::length), stop }, upper)
+                }
+                Err(e) if options.fail_fast => return Err(e),
+                Err(Error::NotApplicable { reason, .. }) => (ExactAnswer::NotApplicable { reason }, None),
+                Err(e) => (ExactAnswer::Error { reason: e.to_string() }, None),
+            };
+            (Some(ExactRun { backend, answer, seconds: start.elapsed().as_secs_f64() }), best)
+        }
+        None => (None, None),
+    };
+    let answer =
+        answer(&lower_bounds, &algorithms, exact.as_ref(), exact_best.as_ref().or(incumbent.as_ref()));
+    let best = exact_best.or(incumbent);
+    let claims = judge_claims(instance, &algorithms, paper_schedule.as_ref(), &answer);
+    Ok(Assessment {
+        instance: instance.name.clone(),
+        source: instance.source.clone(),
+        problem: instance.problem.kind(),
+        network: instance.network.spec_string(),
+        model: instance.model.to_string(),
+        lower_bounds,
+        lower_bound,
+        paper_schedule,
+        algorithms,
+        exact,
+        answer,
+        claims,
+        best,
+    })
+}
+
+/// Violations as contract text.
+fn strings(violations: &[Violation]) -> Vec<String> {
+    violations.iter().map(Violation::to_string).collect()
+}
+
+fn run_algorithm(instance: &Instance, m: &'static Method, bound: Option<&Bound>) -> AlgorithmRun {
+    let mut run = AlgorithmRun {
+        method: m.name,
+        length: None,
+        violations: Vec::new(),
+        error: None,
+        ratio: None,
+        claim: None,
+        checked: None,
+    };
+    match m.produce(instance) {
+        Ok(schedule) => match checker::judge(instance, schedule, Producer::Algorithm(m.name)) {
+            Ok(c) => {
+                run.length = Some(c.length());
+                run.ratio = bound.filter(|b| b.value > 0).map(|b| c.length() as f64 / b.value as f64);
+                run.checked = Some(c);
+            }
+            Err((_, v)) => run.violations = strings(&v),
+        },
+        Err(e) => run.error = Some(e.to_string()),
+    }
+    run.claim = (m.claim)(instance).map(|claimed| ClaimCheck {
+        verdict: run.length.map_or(ClaimVerdict::Unsettled, |l| claimed.judge(l)),
+        observed: run.length,
+        claimed,
+    });
+    run
+}
+
+/// The best answer: the exact layer's when it settled or bounded the instance, else the
+/// shortest checked schedule, certified when [`certify`] says so.
+fn answer(
+    lower_bounds: &[Bound],
+    algorithms: &[AlgorithmRun],
+    exact: Option<&ExactRun>,
+    best: Option<&Checked>,
+) -> Answer {
+    let bound = bounds::strongest(lower_bounds).map(|b| b.value);
+    let mut a = Answer {
+        status: Status::Bounds,
+        length: None,
+        lower_bound: bound,
+        upper_bound: None,
+        certificate: None,
+        producer: best.map(|c| c.producer().clone()),
+        stop: None,
+        violations: Vec::new(),
+    };
+    match exact.map(|e| &e.answer) {
+        Some(ExactAnswer::Optimal { optimum, certificate }) => {
+            a.status = Status::Optimal;
+            a.length = Some(*optimum);
+            a.certificate = Some(certificate.clone());
+        }
+        Some(ExactAnswer::Bounds { lower, upper, stop }) => {
+            a.lower_bound = Some(bound.map_or(*lower, |b| b.max(*lower)));
+            a.upper_bound = *upper;
+            a.stop = Some(stop.clone());
+        }
+        _ => match best {
+            Some(c) => {
+                a.length = Some(c.length());
+                a.certificate = certify(lower_bounds, c, None);
+                a.status = if a.certificate.is_some() { Status::Optimal } else { Status::Heuristic };
+            }
+            None => {
+                if let Some(bad) = algorithms.iter().find(|r| !r.violations.is_empty()) {
+                    a.status = Status::Inadmissible;
+                    a.violations = bad.violations.clone();
+                }
+            }
+        },
+    }
+    a
+}
+
+/// Judges the instance-level claims ([`claims::claimed_values`]; an algorithm's own claim is
+/// judged on its [`AlgorithmRun`]): a figure's stated length by the checked paper schedule; an
+/// optimum by a certified optimum, or refuted by a shorter checked schedule or a lower bound
+/// above it.
+fn judge_claims(
+    instance: &Instance,
+    algorithms: &[AlgorithmRun],
+    paper: Option<&PaperRun>,
+    answer: &Answer,
+) -> Vec<ClaimCheck> {
+    let shortest = algorithms.iter().filter_map(|a| a.length).chain(answer.length).min();
+    let optimum = (answer.status == Status::Optimal).then_some(answer.length).flatten();
+    claims::claimed_values(instance)
+        .into_iter()
+        .map(|claimed| {
+            let figure = paper.filter(|_| claimed.subject == Subject::PaperSchedule);
+            let (observed, verdict) = match (figure, optimum) {
+                (Some(p), _) => match p.length {
+                    Some(len) => (Some(len), claimed.judge(len)),
+                    None => (None, ClaimVerdict::Violated),
+                },
+                (None, Some(opt)) => (Some(opt), claimed.judge(opt)),
+                (None, None) => match (shortest, answer.lower_bound) {
+                    (Some(h), _) if h < claimed.value => (Some(h), ClaimVerdict::Violated),
+                    (_, Some(lb)) if lb > claimed.value => (Some(lb), ClaimVerdict::Violated),
+                    (Some(h), Some(lb)) if h == claimed.value && lb == claimed.value => {
+                        (Some(h), ClaimVerdict::Holds)
+                    }
+                    (h, _) => (h, ClaimVerdict::Unsettled),
+                },
+            };
+            ClaimCheck { claimed, observed, verdict }
+        })
+        .collect()
+}

@@ -1,0 +1,32 @@
+//! The papers' claims about instances, by paper (one module per paper, as in `bounds/` and
+//! `heuristics/`): the optimum a paper claims for an instance, and the length it states for an
+//! instance file's figure (`[paper] length`). Claims about an algorithm's length live on the
+//! algorithm's registry entry ([`crate::heuristics::Method::claim`]).
+
+pub mod total_exchange;
+
+use crate::claims::{ClaimValue, Relation, Subject};
+use crate::spec::{Instance, ProblemKind};
+
+/// Every instance-level claim: the paper's optimum for the instance's family and model, and the
+/// number its figure states. The figure's number is a [`Subject::PaperSchedule`] claim: it is
+/// judged by checking the paper's own schedule when one is transcribed, else as an optimum.
+pub fn claimed_values(instance: &Instance) -> Vec<ClaimValue> {
+    let optimum = match instance.problem.kind() {
+        ProblemKind::TotalExchange => total_exchange::optimum(instance),
+        _ => None,
+    };
+    let stated = instance.paper.length.map(|value| ClaimValue {
+        claim: instance.paper.claims.first().cloned().unwrap_or_else(|| "paper".into()),
+        subject: Subject::PaperSchedule,
+        about: "length stated by the paper".into(),
+        value,
+        relation: Relation::Equal,
+        convention: if instance.paper.note.is_empty() {
+            "commsched steps".into()
+        } else {
+            instance.paper.note.clone()
+        },
+    });
+    optimum.into_iter().chain(stated).collect()
+}

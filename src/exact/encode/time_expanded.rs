@@ -1,0 +1,168 @@
+//! # Time-expanded store-and-forward machinery
+//!
+//! What every store-and-forward encoder shares (docs/spec.md §4.2; paper 003 §1 for the four port
+//! rules, paper 004 §2 for F\*): the network unrolled over steps 1..=T, hop distances that avoid
+//! given nodes (for the time windows that prune variables), and the per-step port rules over the
+//! token-on-arc variables, with packets of up to p tokens.
+//!
+//! ## Time windows
+//!
+//! A [`Window`] says how many steps must pass before something can happen (`after`) and after it
+//! (`before`): at horizon T a move may happen in steps `after + 1 ..= T − before`, and a token may
+//! be held at the end of steps `after ..= T − before`. Encoders derive them from [`bfs`] distances.
+//!
+//! ## Port rules, per step t ([`PortRules::constrain`])
+//!
+//! With use(a) the number of packets on arc a (p = 1: the sum of its token variables; p > 1: a
+//! boolean `z_a{u}_{v}_t{t}` with Σ tokens ≤ p·z, constraint `pack`):
+//!
+//! - F\*: `arc` Σ tokens(a) ≤ p for every arc (one packet of up to p tokens);
+//! - H\*: `link` use(u,v) + use(v,u) ≤ 1 for every link (an arc without reverse: use ≤ 1);
+//! - F1: `send` Σ_{out of v} use ≤ 1 and `recv` Σ_{into v} use ≤ 1 for every node;
+//! - H1: `duplex` Σ_{out of v} use + Σ_{into v} use ≤ 1 for every node.
+
+use crate::exact::ir::{Linear, Model, Sense, VarId};
+use crate::spec::{Network, Node, PortRule};
+use std::collections::VecDeque;
+
+/// The distance of a node [`bfs`] cannot reach.
+pub const UNREACHABLE: u64 = u64::MAX;
+
+/// Breadth-first hop distances from `from` over `adj`, never entering a node of `avoid`.
+pub fn bfs(adj: &[Vec<Node>], from: Node, avoid: &[Node]) -> Vec<u64> {
+    let mut dist = vec![UNREACHABLE; adj.len()];
+    dist[from] = 0;
+    let mut queue = VecDeque::from([from]);
+    while let Some(u) = queue.pop_front() {
+        for &v in &adj[u] {
+            if dist[v] == UNREACHABLE && !avoid.contains(&v) {
+                dist[v] = dist[u] + 1;
+                queue.push_back(v);
+            }
+        }
+    }
+    dist
+}
+
+/// The steps in which something may happen (see the module documentation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Window {
+    /// Steps that must pass before it.
+    pub after: u64,
+    /// Steps that must remain after it.
+    pub before: u64,
+}
+
+impl Window {
+    /// A window, or `None` when either distance is [`UNREACHABLE`].
+    pub fn new(after: u64, before: u64) -> Option<Self> {
+        (after != UNREACHABLE && before != UNREACHABLE).then_some(Self { after, before })
+    }
+
+    /// The steps in which a move may happen at `horizon`.
+    pub fn moves(self, horizon: u64) -> std::ops::RangeInclusive<u64> {
+        self.after + 1..=horizon.saturating_sub(self.before)
+    }
+
+    /// How many steps [`Window::moves`] holds.
+    pub fn move_count(self, horizon: u64) -> usize {
+        span(self.after + 1, horizon.saturating_sub(self.before))
+    }
+}
+
+/// Steps `lo..=hi` as a count (0 when empty).
+pub fn span(lo: u64, hi: u64) -> usize {
+    if hi >= lo { (hi - lo + 1) as usize } else { 0 }
+}
+
+/// The port rule of a store-and-forward instance over its network's arcs.
+#[derive(Debug, Clone)]
+pub struct PortRules<'a> {
+    net: &'a Network,
+    rule: PortRule,
+    packet: usize,
+    /// Arc indices out of each node.
+    pub out_of: Vec<Vec<usize>>,
+    /// Arc indices into each node.
+    pub into: Vec<Vec<usize>>,
+}
+
+impl<'a> PortRules<'a> {
+    /// The rule `rule` with packets of up to `packet` tokens on `net`.
+    pub fn new(net: &'a Network, rule: PortRule, packet: usize) -> Self {
+        let n = net.len();
+        let (mut out_of, mut into) = (vec![Vec::new(); n], vec![Vec::new(); n]);
+        for (a, &(u, v)) in net.arcs().iter().enumerate() {
+            out_of[u].push(a);
+            into[v].push(a);
+        }
+        Self { net, rule, packet, out_of, into }
+    }
+
+    /// Whether the rule needs a packet-use boolean per arc and step (p > 1 under H\*, F1, H1).
+    pub fn needs_use_variables(&self) -> bool {
+        self.rule != PortRule::FStar && self.packet > 1
+    }
+
+    /// The rule's constraints in step `t`, over `on_arc[a][t]` = the token variables of arc a in
+    /// step t (see the module documentation).
+    pub fn constrain(&self, model: &mut Model, on_arc: &[Vec<Vec<VarId>>], t: usize) {
+        let arcs = self.net.arcs();
+        if self.rule == PortRule::FStar {
+            for (a, &(u, v)) in arcs.iter().enumerate() {
+                let tokens = Linear::sum(&on_arc[a][t]);
+                model.constrain(format!("arc_{u}_{v}_t{t}"), &tokens, Sense::Le, self.packet as i64);
+            }
+            return;
+        }
+        // uses[a]: the number of packets (0 or 1) on arc a in step t.
+        let uses: Vec<Linear> = arcs
+            .iter()
+            .enumerate()
+            .map(|(a, &(u, v))| {
+                let tokens = Linear::sum(&on_arc[a][t]);
+                if !self.needs_use_variables() || on_arc[a][t].is_empty() {
+                    return tokens;
+                }
+                let z = model.bool_var(format!("z_a{u}_{v}_t{t}"));
+                let mut pack = tokens;
+                pack.add(-(self.packet as i64), z);
+                model.constrain(format!("pack_{u}_{v}_t{t}"), &pack, Sense::Le, 0);
+                Linear::sum(&[z])
+            })
+            .collect();
+        let total = |arcs: &[usize]| {
+            let mut lin = Linear::new();
+            for &a in arcs {
+                lin.add_all(&uses[a]);
+            }
+            lin
+        };
+        match self.rule {
+            PortRule::HStar => {
+                for (a, &(u, v)) in arcs.iter().enumerate() {
+                    match self.net.arc(v, u) {
+                        Some(r) if r < a => {} // the link was written with its first arc
+                        Some(r) => {
+                            model.constrain(format!("link_{u}_{v}_t{t}"), &total(&[a, r]), Sense::Le, 1)
+                        }
+                        None => model.constrain(format!("link_{u}_{v}_t{t}"), &total(&[a]), Sense::Le, 1),
+                    }
+                }
+            }
+            PortRule::F1 => {
+                for v in 0..self.net.len() {
+                    model.constrain(format!("send_v{v}_t{t}"), &total(&self.out_of[v]), Sense::Le, 1);
+                    model.constrain(format!("recv_v{v}_t{t}"), &total(&self.into[v]), Sense::Le, 1);
+                }
+            }
+            PortRule::H1 => {
+                for v in 0..self.net.len() {
+                    let both: Vec<usize> = self.out_of[v].iter().chain(&self.into[v]).copied().collect();
+                    model.constrain(format!("duplex_v{v}_t{t}"), &total(&both), Sense::Le, 1);
+                }
+            }
+            PortRule::FStar => {} // only the arc rule, written above
+        }
+    }
+}

@@ -1,0 +1,260 @@
+//! The shared suites every registered producer joins through its registry, with no test code of
+//! its own (in the manner of rustsat's one suite for every solver):
+//!
+//! - **algorithms** ([`commsched::heuristics::all`]): on every corpus instance it applies to, its
+//!   schedule passes the checker, is never below the strongest lower bound, never below the exact
+//!   optimum where an encoder applies, and is deterministic. Every registered algorithm must
+//!   apply to at least one corpus instance: a new algorithm joins by adding its paper's tiny
+//!   instances to [`corpus`] (one line) if none fits yet.
+//! - **encoders** ([`commsched::exact::encode::ENCODERS`]): on every tiny instance, every
+//!   available backend finds the same optimum from the lower bounds alone, and that optimum
+//!   equals an exhaustive search's ([`brute_force`]). Every encoder must have a tiny instance.
+
+use commsched::bounds;
+use commsched::checker::{self, Producer};
+use commsched::exact::{self, BackendKind, Outcome, SolveOptions, encode};
+use commsched::heuristics;
+use commsched::spec::io::{instance_files, load_instance, parse_instance};
+use commsched::spec::{Instance, Mode, Model, PortRule, Problem};
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+
+/// A tiny store-and-forward instance from its network, problem, rule and packet size.
+fn tiny(problem: &str, net: &str, rule: &str, packet: usize) -> Instance {
+    let mode = if problem == "gossip" { "copy" } else { "move" };
+    let text = format!(
+        "problem = \"{problem}\"\nnetwork = \"{net}\"\n[model]\nkind = \"store-forward\"\nmode = \"{mode}\"\nrule = \"{rule}\"\npacket = {packet}"
+    );
+    parse_instance(&text, "<suite>", &format!("{problem}-{net}-{rule}-p{packet}")).unwrap()
+}
+
+/// Tiny instances small enough for the exact layer and [`brute_force`] (at most 6 items on 3
+/// nodes: the search's state space stays in the hundreds): per paper, the networks and models
+/// its algorithms and encoders are stated for.
+fn tiny_instances() -> Vec<Instance> {
+    let mut out = Vec::new();
+    for net in ["path:2", "path:3", "ring:3"] {
+        for rule in ["F*", "H*", "F1", "H1"] {
+            out.push(tiny("total-exchange", net, rule, 1));
+        }
+    }
+    out.push(tiny("total-exchange", "path:3", "H*", 2));
+    out.push(tiny("total-exchange", "ring:3", "F1", 2));
+    out
+}
+
+/// The corpus of the algorithm suite: the tiny instances and every instance file of the papers.
+fn corpus() -> Vec<Instance> {
+    let files = instance_files(&[PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("instances")]).unwrap();
+    let mut out = tiny_instances();
+    out.extend(files.iter().map(|(_, f)| load_instance(f).unwrap()));
+    out
+}
+
+/// The exact optimum from the lower bounds alone (no incumbent), with every available backend,
+/// which must agree. `None` when no encoder applies.
+fn exact_optimum(inst: &Instance) -> Option<u64> {
+    encode::encoder_for(inst).ok()?;
+    let bounds = bounds::lower_bounds(inst);
+    let optima: Vec<(BackendKind, u64)> = BackendKind::available()
+        .into_iter()
+        .map(|b| match exact::solve(inst, b, &SolveOptions::default(), &bounds, None).unwrap() {
+            Outcome::Optimal { checked, .. } => {
+                assert_eq!(
+                    checker::check(inst, checked.schedule()).admissible().map(|m| m.length()),
+                    Some(checked.length())
+                );
+                (b, checked.length())
+            }
+            Outcome::Bounds { stop, .. } => panic!("{} with {b}: stopped: {stop}", inst.name),
+        })
+        .collect();
+    let first = optima[0].1;
+    assert!(optima.iter().all(|&(_, o)| o == first), "{}: backends disagree: {optima:?}", inst.name);
+    Some(first)
+}
+
+#[test]
+fn every_algorithm_is_checked_bounded_optimal_at_best_and_deterministic() {
+    let corpus = corpus();
+    let mut optima: HashMap<String, Option<u64>> = HashMap::new();
+    for m in heuristics::all() {
+        let mut applied = 0;
+        for inst in corpus.iter().filter(|i| m.applies(i).is_ok()) {
+            applied += 1;
+            let schedule = m.produce(inst).unwrap_or_else(|e| panic!("{} on {}: {e}", m.name, inst.name));
+            let again = m.produce(inst).unwrap();
+            assert_eq!(schedule, again, "{} on {} is not deterministic", m.name, inst.name);
+            let checked = checker::accept(inst, schedule, Producer::Algorithm(m.name))
+                .unwrap_or_else(|e| panic!("{} on {}: {e}", m.name, inst.name));
+            if let Some(b) = bounds::best(inst) {
+                assert!(
+                    checked.length() >= b.value,
+                    "{} on {}: {} below {} = {}",
+                    m.name,
+                    inst.name,
+                    checked.length(),
+                    b.name,
+                    b.value
+                );
+            }
+            if inst.source == "<suite>" || inst.network.len() <= 4 {
+                let opt = *optima.entry(inst.name.clone()).or_insert_with(|| exact_optimum(inst));
+                if let Some(opt) = opt {
+                    assert!(
+                        checked.length() >= opt,
+                        "{} on {}: {} below the optimum {opt}",
+                        m.name,
+                        inst.name,
+                        checked.length()
+                    );
+                }
+            }
+        }
+        assert!(
+            applied > 0,
+            "{} applies to no corpus instance: add its paper's tiny instances to corpus()",
+            m.name
+        );
+    }
+}
+
+#[test]
+fn every_encoder_agrees_across_backends_and_with_exhaustive_search() {
+    let instances = tiny_instances();
+    for entry in encode::ENCODERS {
+        let mine: Vec<&Instance> =
+            instances.iter().filter(|i| entry.applicability.check(i).is_ok()).collect();
+        assert!(
+            !mine.is_empty(),
+            "encoder {} has no tiny instance: add some to tiny_instances()",
+            entry.name
+        );
+        for inst in mine {
+            let optimum = exact_optimum(inst).expect("the encoder applies");
+            assert_eq!(Some(optimum), brute_force(inst, 12), "{}: exact vs exhaustive search", inst.name);
+        }
+    }
+}
+
+/// The least number of steps of a store-and-forward schedule for `inst`, by breadth-first search
+/// over every set of transmissions the port rule allows (docs/spec.md §4.2), up to `limit` steps.
+/// Independent of the checker and the encoders: an oracle for tiny instances.
+fn brute_force(inst: &Instance, limit: u64) -> Option<u64> {
+    let Model::StoreForward { rule, mode, packet } = inst.model else { return None };
+    let net = &inst.network;
+    let n = net.len();
+    // Items: (token, destination set as a node mask); state: holders of each item as a node mask.
+    let items: Vec<(usize, u64)> = match &inst.problem {
+        Problem::TotalExchange(_) => inst.packets().iter().map(|p| (p.src, 1u64 << p.dst)).collect(),
+        Problem::Gossip => (0..n).map(|v| (v, (1u64 << n) - 1)).collect(),
+        _ => return None,
+    };
+    let oracle = Oracle { arcs: net.arcs(), rule, mode, packet, items };
+    let start: Vec<u64> = oracle.items.iter().map(|&(src, _)| 1u64 << src).collect();
+    let done = |s: &[u64]| s.iter().zip(&oracle.items).all(|(&h, &(_, goal))| h & goal == goal);
+    let mut frontier = vec![start.clone()];
+    let mut seen: HashSet<Vec<u64>> = HashSet::from([start]);
+    for step in 0..=limit {
+        if frontier.iter().any(|s| done(s)) {
+            return Some(step);
+        }
+        let mut next = Vec::new();
+        for s in &frontier {
+            let mut successors = Vec::new();
+            oracle.extend(0, s, &mut Vec::new(), &mut successors);
+            next.extend(successors.into_iter().filter(|t| seen.insert(t.clone())));
+        }
+        frontier = next;
+    }
+    None
+}
+
+/// The exhaustive search's view of an instance: items with their sources and destination masks,
+/// and a state as the holders of each item (a node mask).
+struct Oracle<'a> {
+    arcs: &'a [(usize, usize)],
+    rule: PortRule,
+    mode: Mode,
+    packet: usize,
+    items: Vec<(usize, u64)>,
+}
+
+impl Oracle<'_> {
+    /// Every state one step after `s`, choosing for arcs `a..` what each carries: nothing or a
+    /// packet of 1..=p items its sender holds (in move mode an item at its destination is
+    /// consumed and never sent), subject to the port rule given the arcs `chosen` so far.
+    fn extend(&self, a: usize, s: &[u64], chosen: &mut Vec<(usize, Vec<usize>)>, out: &mut Vec<Vec<u64>>) {
+        if a == self.arcs.len() {
+            let mut t = s.to_vec();
+            for (arc, items) in chosen.iter() {
+                let (u, v) = self.arcs[*arc];
+                for &k in items {
+                    if self.mode == Mode::Move {
+                        t[k] &= !(1u64 << u);
+                    }
+                    t[k] |= 1u64 << v;
+                }
+            }
+            if self.mode == Mode::Move {
+                for (k, &(_, goal)) in self.items.iter().enumerate() {
+                    if t[k] & goal != 0 {
+                        t[k] = goal;
+                    }
+                }
+            }
+            out.push(t);
+            return;
+        }
+        self.extend(a + 1, s, chosen, out);
+        let (u, v) = self.arcs[a];
+        let allowed = chosen.iter().all(|&(b, _)| {
+            let (x, y) = self.arcs[b];
+            match self.rule {
+                PortRule::FStar => true,
+                PortRule::HStar => !(x == v && y == u),
+                PortRule::F1 => x != u && y != v,
+                PortRule::H1 => x != u && x != v && y != u && y != v,
+            }
+        });
+        if !allowed {
+            return;
+        }
+        let held: Vec<usize> = (0..self.items.len())
+            .filter(|&k| s[k] & (1u64 << u) != 0 && !(self.mode == Mode::Move && s[k] & self.items[k].1 != 0))
+            .collect();
+        for size in 1..=self.packet.min(held.len()) {
+            for subset in subsets(&held, size) {
+                chosen.push((a, subset));
+                self.extend(a + 1, s, chosen, out);
+                chosen.pop();
+            }
+        }
+    }
+}
+
+/// Every `k`-element subset of `xs`.
+fn subsets(xs: &[usize], k: usize) -> Vec<Vec<usize>> {
+    if k == 0 {
+        return vec![Vec::new()];
+    }
+    let mut out = Vec::new();
+    for (i, &x) in xs.iter().enumerate() {
+        for mut rest in subsets(&xs[i + 1..], k - 1) {
+            rest.insert(0, x);
+            out.push(rest);
+        }
+    }
+    out
+}
+
+/// The oracle itself against values the papers and the exact layer agree on: T_opt(LA) for
+/// path(3) (TE-1), the ring optimum for ring(3) (TE-2), the H1 path(3) optimum 8, and gossip on
+/// path(3) in n + ⌊n/2⌋ − 1 = 3 steps under H* (paper 003's path reference).
+#[test]
+fn the_exhaustive_search_knows_the_papers_values() {
+    assert_eq!(brute_force(&tiny("total-exchange", "path:3", "F*", 1), 12), Some(2));
+    assert_eq!(brute_force(&tiny("total-exchange", "ring:3", "F*", 1), 12), Some(1));
+    assert_eq!(brute_force(&tiny("total-exchange", "path:3", "H1", 1), 12), Some(8));
+    assert_eq!(brute_force(&tiny("gossip", "path:3", "H*", 1), 12), Some(3), "n + ⌊n/2⌋ − 1 on path(3)");
+}
