@@ -358,8 +358,13 @@ proptest! {
 #[test]
 fn esm_slot_printed_test_cannot_place_the_bottom_row() {
     let inst = load("esm3-chat25");
-    let err = esm_slot(&inst, SlotTest::Printed).unwrap_err().to_string();
-    assert!(err.contains("message 0 (0,0) -> (2,1) finds no available slot in 1..2C = 1..2"), "{err}");
+    for err in [
+        esm_slot(&inst, SlotTest::Printed),
+        length_classes_esm_slot(&as_model(&inst, false), SlotTest::Printed),
+    ] {
+        let err = err.unwrap_err().to_string();
+        assert!(err.contains("message 0 (0,0) -> (2,1) finds no available slot in 1..2C = 1..2"), "{err}");
+    }
     assert_eq!(checked(&inst, &esm_slot(&inst, SlotTest::Literal).unwrap()), 1);
     assert_eq!(checked(&inst, &esm_slot(&inst, SlotTest::Refined).unwrap()), 1);
 }

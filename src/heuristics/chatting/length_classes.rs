@@ -81,14 +81,18 @@ pub fn length_classes_first_fit(inst: &Instance) -> Result<Schedule> {
 }
 
 /// Decomposition by length with P = the ESM slot algorithm under `test` (an ESM, or a full mesh
-/// as four ESMs). [`SlotTest::Printed`] is refused: it cannot place every message.
+/// as four ESMs). Under [`SlotTest::Printed`] it fails as soon as a class has a message the
+/// printed test cannot place (CHAT-25).
 pub fn length_classes_esm_slot(inst: &Instance, test: SlotTest) -> Result<Schedule> {
     match test {
+        SlotTest::Printed => produce(inst, &ESM_SLOT_METHOD, |n, m| {
+            by_length_classes(n, m, |n, m| esm_slots(n, m, SlotTest::Printed))
+        }),
+        SlotTest::Literal => produce(inst, &ESM_SLOT_METHOD, |n, m| {
+            by_length_classes(n, m, |n, m| esm_slots(n, m, SlotTest::Literal))
+        }),
         SlotTest::Refined => produce(inst, &ESM_SLOT_REFINED_METHOD, |n, m| {
             by_length_classes(n, m, |n, m| esm_slots(n, m, SlotTest::Refined))
-        }),
-        _ => produce(inst, &ESM_SLOT_METHOD, |n, m| {
-            by_length_classes(n, m, |n, m| esm_slots(n, m, SlotTest::Literal))
         }),
     }
 }
