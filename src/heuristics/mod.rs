@@ -5,6 +5,7 @@
 //! One registry, [`all`]: each paper's directory keeps a `METHODS` table of [`Method`]s, one file
 //! per algorithm. Adding an algorithm is one file plus one line in its paper's table.
 
+pub mod chatting;
 pub mod gossip;
 pub mod scatter_gather;
 pub mod total_exchange;
@@ -51,7 +52,10 @@ impl Method {
 
 /// Every registered algorithm.
 pub fn all() -> Vec<&'static Method> {
-    [scatter_gather::METHODS, gossip::METHODS, total_exchange::METHODS].into_iter().flatten().collect()
+    [chatting::METHODS, scatter_gather::METHODS, gossip::METHODS, total_exchange::METHODS]
+        .into_iter()
+        .flatten()
+        .collect()
 }
 
 /// The algorithm with this name.

@@ -3,6 +3,7 @@
 
 mod bounds;
 mod catalogue;
+mod chatting;
 mod checker_bufferless;
 mod checker_fat_tree;
 mod checker_sf;
