@@ -2,6 +2,7 @@
 //! explicit schedule. Callers check every schedule with [`crate::checker::check`]; producers
 //! are never trusted.
 
+pub mod fat_tree;
 pub mod total_exchange;
 
 use crate::error::Result;
@@ -25,7 +26,7 @@ pub struct Method {
 
 /// Every registered algorithm.
 pub fn all() -> Vec<&'static Method> {
-    total_exchange::METHODS.iter().collect()
+    total_exchange::METHODS.iter().chain(fat_tree::METHODS).collect()
 }
 
 /// The algorithm with this name.

@@ -7,6 +7,7 @@ mod checker_fat_tree;
 mod checker_sf;
 mod cli;
 mod exact;
+mod fat_tree_algorithms;
 mod instances;
 mod models;
 mod total_exchange;

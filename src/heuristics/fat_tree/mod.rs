@@ -1,0 +1,99 @@
+//! # Broadcast, product and prefix on the ideal fat-tree (paper 002)
+//!
+//! Seed 002: Bilardi, Codenotti, Del Corso, Pinotti, Resta, "Broadcast and Associative
+//! Operations on Fat-Trees". Model: the ideal fat-tree of SPEC §4.3, pipelined or in rounds
+//! (§4.2). Every algorithm builds [`plan::Phase`]s (one per parallel step) and emits them back to
+//! back; the checker verifies the schedule.
+//!
+//! | method | file | problem | model | claimed length | claims |
+//! |---|---|---|---|---|---|
+//! | `broadcast` | [`broadcast`](mod@broadcast) (+ [`sparse_broadcast`](mod@sparse_broadcast)) | broadcast | both | T(N) = S(N) + T(N/r), S(N) ≤ 2S(m) + 4 log N | FT-6 … FT-8, FT-14 |
+//! | `naive-broadcast` | [`naive_broadcast`](mod@naive_broadcast) | broadcast | both | log N (log N + 1) | FT-3 |
+//! | `pipelined-broadcast` | [`pipelined_broadcast`](mod@pipelined_broadcast) | broadcast | pipelined | T'(N) = S(N) + T'(N/(r p)) + γ log N | FT-9, FT-10 |
+//! | `product` | [`product`](mod@product) | product | both | the broadcast's length | FT-23, FT-24 |
+//! | `prefix` | [`prefix`](mod@prefix) | prefix | both | ≤ twice the broadcast's | FT-23, FT-24 |
+
+pub mod broadcast;
+pub mod naive_broadcast;
+pub mod pipelined_broadcast;
+pub mod plan;
+pub mod prefix;
+pub mod product;
+pub mod sparse_broadcast;
+
+pub use broadcast::{broadcast, broadcast_plan};
+pub use naive_broadcast::naive_broadcast;
+pub use pipelined_broadcast::{pipelined_broadcast, pipelined_plan};
+pub use plan::{Hop, Phase};
+pub use prefix::prefix;
+pub use product::{Reversal, product};
+pub use sparse_broadcast::{Spread, sparse_broadcast};
+
+use super::Method;
+use crate::error::{Error, Result};
+use crate::spec::{Capacity, Instance, Model, Problem, Schedule};
+
+/// The registered paper-002 algorithms.
+pub static METHODS: &[Method] = &[
+    broadcast::METHOD,
+    naive_broadcast::METHOD,
+    pipelined_broadcast::METHOD,
+    product::METHOD,
+    prefix::METHOD,
+];
+
+/// What a registered method solves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Task {
+    Broadcast,
+    /// Broadcast outside the round model.
+    Pipelined,
+    Product,
+    Prefix,
+}
+
+/// The instance's capacity function, validated on its tree.
+fn capacity(inst: &Instance) -> Result<&Capacity> {
+    let Model::FatTree { capacity, .. } = &inst.model else {
+        return Err(Error::NotApplicable {
+            method: "fat-tree algorithm".into(),
+            reason: format!("the model is {}, not the ideal fat-tree", inst.model.name()),
+        });
+    };
+    Ok(capacity)
+}
+
+/// `Ok(())` when `inst` is a fat-tree instance of `task`'s problem (and, for the pipelined
+/// broadcast, outside the round model) with a valid capacity function, else the reason.
+fn fits(inst: &Instance, task: Task) -> std::result::Result<(), String> {
+    let Model::FatTree { capacity, rounds } = &inst.model else {
+        return Err(format!("it needs the ideal fat-tree model, not {}", inst.model.name()));
+    };
+    let want = match task {
+        Task::Broadcast | Task::Pipelined => Problem::Broadcast,
+        Task::Product => Problem::Product,
+        Task::Prefix => Problem::Prefix,
+    };
+    if inst.problem != want {
+        return Err(format!("it solves {want}, not {}", inst.problem));
+    }
+    if task == Task::Pipelined && *rounds {
+        return Err("it submits copies in consecutive steps (002 §3.3), which the round model forbids".into());
+    }
+    let n = inst.network.len();
+    if n < 2 || !n.is_power_of_two() {
+        return Err(format!("{} is not a fat-tree of a power of two >= 2 processors", inst.network));
+    }
+    capacity.validate(n as u64)
+}
+
+/// A method's `run`: refuses (as [`Error::NotApplicable`]) what `fits` refuses, then runs it.
+fn produce(
+    inst: &Instance,
+    method: &Method,
+    task: Task,
+    algorithm: fn(&Instance) -> Result<Schedule>,
+) -> Result<Schedule> {
+    fits(inst, task).map_err(|reason| Error::NotApplicable { method: method.name.to_string(), reason })?;
+    algorithm(inst)
+}

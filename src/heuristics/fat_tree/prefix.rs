@@ -1,0 +1,46 @@
+//! # Prefix from a broadcast (paper 002 §5, relations 1–3)
+//!
+//! Claims FT-23 (product is part of prefix; broadcast is prefix with a_i = e for i ≥ 1) and
+//! FT-24 (Theorem 6: prefix has the complexity of broadcast; the paper defers the details).
+//! The construction here is an up-sweep and a down-sweep over Algorithm 1's broadcast with the
+//! responsibility ranges of [`Reversal`]:
+//!
+//! 1. **up-sweep**: the [`product`](mod@super::product) schedule; every message's receiver
+//!    ends up holding the contiguous ranges of the messages it sent in the broadcast;
+//! 2. **down-sweep**: the broadcast again, forwards; a message whose range is [lo, hi] carries
+//!    [0, lo − 1]. Its sender holds that chain: the prefix before its own range (received in its
+//!    own down-sweep message, or a_0 at P_0) followed by the up-sweep ranges below lo.
+//!
+//! P_i then holds the prefix before the range of its last broadcast receipt and the ranges up
+//! to i inside it, a chain [0, i]. The length is at most twice the broadcast's (phases with
+//! nothing to carry are dropped).
+
+use super::broadcast::broadcast_plan;
+use super::plan::sends;
+use super::product::{Reversal, in_rounds};
+use super::sparse_broadcast::Spread;
+use super::{Task, produce};
+use crate::error::Result;
+use crate::heuristics::Method;
+use crate::spec::{Instance, Schedule};
+
+/// Up-sweep then down-sweep over Algorithm 1's broadcast: P_i ends with a_0 ⋆ … ⋆ a_i.
+pub fn prefix(inst: &Instance) -> Result<Schedule> {
+    let n = inst.network.len();
+    let plan = broadcast_plan(n, Spread::Rounded(super::capacity(inst)?))?;
+    let reversal = Reversal::new(&plan, n)?;
+    let mut phases = reversal.product(in_rounds(inst));
+    phases.extend(reversal.prefixes());
+    Ok(Schedule::FatTree(sends(&phases)))
+}
+
+/// Registry entry.
+pub const METHOD: Method = Method {
+    name: "prefix",
+    problem: "prefix",
+    source: "002 §5 relations 1-3, Theorem 6; FT-23, FT-24",
+    summary: "up-sweep (Algorithm 1 reversed with contiguous ranges) then down-sweep (Algorithm 1 \
+              forwards carrying [0, lo-1]); at most twice the broadcast",
+    applies: |inst| super::fits(inst, Task::Prefix),
+    run: |inst| produce(inst, &METHOD, Task::Prefix, prefix),
+};

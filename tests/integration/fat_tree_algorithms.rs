@@ -1,0 +1,194 @@
+//! Paper 002's algorithms (src/heuristics/fat_tree) under the checker: the naive broadcast
+//! (FT-3), Sparse-Broadcast's copies and recurrence (2) (FT-6, FT-7), Algorithm 1 against
+//! recurrence (3) (FT-8), the pipelined broadcast against recurrence (4) (FT-10), product and
+//! prefix (FT-23, FT-24), the round model (FT-14 … FT-18), and every lower bound of
+//! src/bounds against every checked length. All N = 2^1 … 2^12 and the capacity families the
+//! spec accepts (rootloglog is refused by the spec for N ≥ 8, see `rootloglog_is_refused`).
+
+use commsched::bounds;
+use commsched::checker::{self, Rule};
+use commsched::heuristics::{self, fat_tree as ft};
+use commsched::spec::network::fat_tree_lca_height;
+use commsched::spec::{Capacity, FatTreeSend, Instance, Model, Network, Problem, RingTie, Schedule};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The capacity families of SPEC §4.3 (rootloglog excepted), as the CLI spells them.
+const FAMILIES: &[&str] = &[
+    "const:1",
+    "const:4",
+    "const:16",
+    "log+1",
+    "pow:0.5",
+    "pow:1",
+    "explog:0.5",
+    "table:1,1,2,3,4,6,8,12,16,24,32,48,64",
+];
+
+/// log2 N = 1 … 12.
+const LEVELS: std::ops::RangeInclusive<u32> = 1..=12;
+
+fn instance(problem: Problem, n: usize, capacity: &str, rounds: bool) -> Instance {
+    let model = Model::FatTree { capacity: Capacity::parse(capacity).unwrap(), rounds };
+    let net = Network::parse(&format!("fat-tree:{n}")).unwrap();
+    Instance::new("test", net, problem, model, RingTie::Clockwise, "<test>").unwrap()
+}
+
+fn sends(schedule: &Schedule) -> &[FatTreeSend] {
+    match schedule {
+        Schedule::FatTree(s) => s,
+        other => panic!("not a fat-tree schedule: {}", other.model_name()),
+    }
+}
+
+/// Runs the registered method and returns its schedule with the checked length.
+fn run(method: &str, inst: &Instance) -> (Schedule, u64) {
+    let m = heuristics::find(method).unwrap_or_else(|| panic!("{method} is not registered"));
+    let schedule = (m.run)(inst).unwrap_or_else(|e| panic!("{method} on {}: {e}", describe(inst)));
+    let length = checker::check_produced(inst, &schedule, m.name)
+        .unwrap_or_else(|e| panic!("{}: {e}", describe(inst)))
+        .length();
+    (schedule, length)
+}
+
+fn describe(inst: &Instance) -> String {
+    format!("{} {} {}", inst.problem, inst.network, inst.model.name())
+}
+
+fn capacity(inst: &Instance) -> &Capacity {
+    match &inst.model {
+        Model::FatTree { capacity, .. } => capacity,
+        _ => unreachable!(),
+    }
+}
+
+/// Every lower bound of src/bounds is at most the checked length.
+fn assert_bounds(inst: &Instance, length: u64, who: &str) {
+    for b in bounds::lower_bounds(inst) {
+        assert!(
+            b.value <= length,
+            "{who} on {}: bound {b:?} exceeds the checked length {length}",
+            describe(inst)
+        );
+    }
+}
+
+/// Sparse-Broadcast(0, n) alone, checked: the checker must find nothing but processors without
+/// a copy (FT-6), all off the grid k·n/r (the helpers of lines 6 and 10 hold copies too).
+/// Returns S(n),
+/// the last receipt (step + 2h − 1 of the admitted messages).
+fn sparse_length(n: usize, cap: &str) -> u64 {
+    let inst = instance(Problem::Broadcast, n, cap, true);
+    let capacity = capacity(&inst);
+    let spread = ft::Spread::Rounded(capacity);
+    let r = spread.copies(n);
+    let plan = ft::sparse_broadcast(n, spread).unwrap();
+    let schedule = Schedule::FatTree(ft::plan::sends(&plan));
+    let verdict = checker::check(&inst, &schedule);
+    let missing: BTreeSet<String> =
+        (0..n).filter(|x| x % (n / r) != 0).map(|x| format!("processor {x}")).collect();
+    let found: BTreeSet<String> = verdict
+        .violations()
+        .iter()
+        .map(|v| {
+            assert_eq!(v.rule, Rule::Incomplete, "Sparse-Broadcast({n}) under {cap}: {v}");
+            v.place.clone()
+        })
+        .collect();
+    assert!(
+        found.is_subset(&missing),
+        "Sparse-Broadcast({n}) under {cap}: a grid processor lacks its copy: {found:?}"
+    );
+    sends(&schedule)
+        .iter()
+        .map(|s| (s.step + 2 * fat_tree_lca_height(s.from, s.to) as i64 - 1) as u64)
+        .max()
+        .unwrap()
+}
+
+/// FT-3: recursive halving takes log N (log N + 1) on every capacity, pipelined or in rounds.
+#[test]
+fn naive_broadcast_takes_log_n_times_log_n_plus_one() {
+    for cap in FAMILIES {
+        for l in LEVELS {
+            for rounds in [false, true] {
+                let inst = instance(Problem::Broadcast, 1 << l, cap, rounds);
+                let (_, length) = run("naive-broadcast", &inst);
+                assert_eq!(length, u64::from(l * (l + 1)), "{}", describe(&inst));
+                assert_bounds(&inst, length, "naive-broadcast");
+            }
+        }
+    }
+    // The paper's number for N = 16 and CLAIMS FT-18's example N = 2^16, w = 1.
+    assert_eq!(run("naive-broadcast", &instance(Problem::Broadcast, 16, "const:1", true)).1, 20);
+}
+
+/// The rounded copy count and line 5's m, recomputed from the documented rule.
+fn copies(cap: &Capacity, n: usize) -> usize {
+    let x = cap.w(n as u64).min(n as u64);
+    [65536u64, 256, 16, 4].into_iter().find(|&r| r <= x).unwrap_or(2) as usize
+}
+
+fn inner(cap: &Capacity, q: usize) -> usize {
+    (1..).map(|e| 1usize << e).find(|&k| copies(cap, k) >= q && cap.w(k as u64) >= q as u64).unwrap()
+}
+
+/// FT-6 and FT-7: Sparse-Broadcast leaves its r copies on the grid k·n/r with no capacity
+/// excess, and S(n) ≤ 2 S(m) + 2 log n + 2 log(n/√r) ≤ 2 S(m) + 4 log n (recurrence (2));
+/// S(n) = 2 log n when r = 2.
+#[test]
+fn sparse_broadcast_recurrence_2() {
+    for cap_s in FAMILIES {
+        let cap = Capacity::parse(cap_s).unwrap();
+        let s: BTreeMap<u32, u64> = LEVELS.map(|l| (l, sparse_length(1 << l, cap_s))).collect();
+        for l in LEVELS {
+            let n = 1usize << l;
+            let r = copies(&cap, n);
+            if r == 2 {
+                assert_eq!(s[&l], 2 * u64::from(l), "S({n}) under {cap_s}");
+                continue;
+            }
+            let q = r.isqrt();
+            let m = inner(&cap, q);
+            assert!(m <= n / q, "m = {m} > n/√r under {cap_s}");
+            let sm = s[&m.ilog2()];
+            let tight = 2 * sm + 2 * u64::from(l) + 2 * u64::from((n / q).ilog2());
+            assert!(s[&l] <= tight, "S({n}) = {} > {tight} under {cap_s}", s[&l]);
+            assert!(s[&l] <= 2 * sm + 4 * u64::from(l));
+        }
+    }
+}
+
+/// FT-8: Algorithm 1's checked length is S(N) + T(N/r) exactly (T(1) = 0), with S measured and
+/// T(N/r) the checked length on the smaller fat-tree; FT-14: the same schedule satisfies the
+/// round model with the same length (for every w, not only w(N) ≥ log N).
+#[test]
+fn broadcast_recurrence_3_and_round_model() {
+    for cap_s in FAMILIES {
+        let cap = Capacity::parse(cap_s).unwrap();
+        let mut t = BTreeMap::from([(0u32, 0u64)]);
+        for l in LEVELS {
+            let n = 1usize << l;
+            let pipelined = instance(Problem::Broadcast, n, cap_s, false);
+            let (schedule, length) = run("broadcast", &pipelined);
+            let r = copies(&cap, n);
+            let expected = sparse_length(n, cap_s) + t[&(l - r.ilog2())];
+            assert_eq!(length, expected, "T({n}) under {cap_s}");
+            t.insert(l, length);
+            assert_bounds(&pipelined, length, "broadcast");
+            let in_rounds = instance(Problem::Broadcast, n, cap_s, true);
+            let rounds = checker::check_produced(&in_rounds, &schedule, "broadcast").unwrap();
+            assert_eq!(rounds.length(), length, "FT-14, N = {n}, {cap_s}");
+            assert_bounds(&in_rounds, length, "broadcast");
+        }
+    }
+}
+
+/// FT-8's worked example on Fig. 1's fat-tree (N = 16, w(n) = log n + 1, FT-25): r = 4 at the
+/// root, S(16) = 2 + 8 + 2 + 6 = 18, T(16) = 18 + T(4) = 24, against 20 for the naive algorithm.
+#[test]
+fn figure_1_worked_example() {
+    assert_eq!(sparse_length(16, "log+1"), 18);
+    let inst = instance(Problem::Broadcast, 16, "log+1", false);
+    assert_eq!(run("broadcast", &inst).1, 24);
+    assert_eq!(run("naive-broadcast", &inst).1, 20);
+}
