@@ -5,7 +5,7 @@
 //! src/bounds against every checked length. All N = 2^1 … 2^12 and the capacity families the
 //! spec accepts (rootloglog is refused by the spec for N ≥ 8, see `rootloglog_is_refused`).
 
-use commsched::bounds;
+use commsched::bounds::{self, fat_tree};
 use commsched::checker::{self, Rule};
 use commsched::heuristics::{self, fat_tree as ft};
 use commsched::spec::network::fat_tree_lca_height;
@@ -191,4 +191,202 @@ fn figure_1_worked_example() {
     let inst = instance(Problem::Broadcast, 16, "log+1", false);
     assert_eq!(run("broadcast", &inst).1, 24);
     assert_eq!(run("naive-broadcast", &inst).1, 20);
+}
+
+/// FT-10: the pipelined broadcast's checked length is S(N) + burst + T'(N/(r·p)) with T' the
+/// checked length on the smaller fat-tree, and γ = burst / log N stays below 3 (the burst of
+/// p − 1 ≤ log N sends takes at most p − 2 + 2 log(N/r) steps, FT-9). Prints γ per family.
+#[test]
+fn pipelined_broadcast_recurrence_4() {
+    for cap_s in FAMILIES {
+        let cap = Capacity::parse(cap_s).unwrap();
+        let mut t = BTreeMap::from([(0u32, 0u64)]);
+        let mut gammas = Vec::new();
+        for l in LEVELS {
+            let n = 1usize << l;
+            let inst = instance(Problem::Broadcast, n, cap_s, false);
+            let (_, length) = run("pipelined-broadcast", &inst);
+            assert_bounds(&inst, length, "pipelined-broadcast");
+            let r = copies(&cap, n);
+            let p = ft::pipelined_broadcast::burst_width(n, r);
+            let burst = length - sparse_length(n, cap_s) - t[&(l - r.ilog2() - p.ilog2())];
+            if p > 1 {
+                // FT-9: p − 1 sends in consecutive steps, the first of height ≤ log(N/r).
+                assert!(
+                    burst <= (p as u64 - 2) + 2 * u64::from((n / r).ilog2()),
+                    "burst {burst}, N = {n}, {cap_s}"
+                );
+            } else {
+                assert_eq!(burst, 0);
+            }
+            gammas.push(format!("{n}:{:.2}", burst as f64 / f64::from(l)));
+            t.insert(l, length);
+        }
+        println!("FT-10 γ under {cap_s}: {}", gammas.join(" "));
+    }
+}
+
+/// The pipelined broadcast is refused in the round model (its bursts are not rounds).
+#[test]
+fn pipelined_broadcast_is_not_a_round_model_algorithm() {
+    let m = heuristics::find("pipelined-broadcast").unwrap();
+    assert!((m.applies)(&instance(Problem::Broadcast, 16, "const:1", true)).is_err());
+    // Its schedule, handed to the round-model checker, breaks the round rule.
+    let schedule = ft::pipelined_broadcast(&instance(Problem::Broadcast, 16, "const:1", false)).unwrap();
+    let verdict = checker::check(&instance(Problem::Broadcast, 16, "const:1", true), &schedule);
+    assert!(verdict.violations().iter().any(|v| v.rule == Rule::RoundRule));
+}
+
+/// FT-23, FT-24: product (Algorithm 1 reversed) takes exactly Algorithm 1's length; prefix at
+/// most twice it and at least it; every product/prefix bound of src/bounds is below both;
+/// pipelined and in rounds.
+#[test]
+fn product_and_prefix_track_broadcast() {
+    for cap_s in FAMILIES {
+        for l in LEVELS {
+            let n = 1usize << l;
+            for rounds in [false, true] {
+                let (_, t) = run("broadcast", &instance(Problem::Broadcast, n, cap_s, rounds));
+                let product = instance(Problem::Product, n, cap_s, rounds);
+                let (_, tp) = run("product", &product);
+                assert_eq!(tp, t, "product, {}", describe(&product));
+                assert_bounds(&product, tp, "product");
+                let prefix = instance(Problem::Prefix, n, cap_s, rounds);
+                let (_, tq) = run("prefix", &prefix);
+                assert!(t <= tq && tq <= 2 * t, "prefix {tq} vs broadcast {t}, {}", describe(&prefix));
+                assert_bounds(&prefix, tq, "prefix");
+            }
+        }
+    }
+}
+
+/// The reversal also turns the naive and the pipelined broadcasts into products of the same
+/// length (their copies, too, spread in index order), and it refuses a broadcast whose
+/// gathered ranges are not contiguous (which would need a commutative ⋆, FT-23).
+#[test]
+fn reversal_of_other_broadcasts() {
+    for cap_s in ["const:1", "log+1", "pow:1"] {
+        for l in LEVELS {
+            let n = 1usize << l;
+            let cap = Capacity::parse(cap_s).unwrap();
+            for (plan, name) in [
+                (ft::broadcast_plan(n, ft::Spread::Halving).unwrap(), "naive"),
+                (ft::pipelined_plan(n, &cap).unwrap(), "pipelined"),
+            ] {
+                let t = checker::check_produced(
+                    &instance(Problem::Broadcast, n, cap_s, false),
+                    &Schedule::FatTree(ft::plan::sends(&plan)),
+                    "plan",
+                )
+                .unwrap()
+                .length();
+                let product = ft::plan::sends(&ft::Reversal::new(&plan, n).unwrap().product(false));
+                let inst = instance(Problem::Product, n, cap_s, false);
+                let tp =
+                    checker::check_produced(&inst, &Schedule::FatTree(product), "reversal").unwrap().length();
+                assert_eq!(tp, t, "{name}, N = {n}, {cap_s}");
+            }
+        }
+    }
+    // P0 → P3, then P3 → P1 and P0 → P2: P3's message gathers [3,3] and [1,1], not contiguous.
+    let plan = vec![ft::Phase::round([(0, 3)]), ft::Phase::round([(3, 1), (0, 2)])];
+    assert!(ft::Reversal::new(&plan, 4).is_err());
+}
+
+/// The round structure of a checked round-model broadcast: per round, its height and the
+/// processors it informs.
+fn rounds_of(schedule: &Schedule) -> Vec<(usize, Vec<usize>)> {
+    let mut by_step: BTreeMap<i64, (usize, Vec<usize>)> = BTreeMap::new();
+    for s in sends(schedule) {
+        let e = by_step.entry(s.step).or_default();
+        e.0 = e.0.max(fat_tree_lca_height(s.from, s.to));
+        e.1.push(s.to);
+    }
+    by_step.into_values().collect()
+}
+
+/// FT-15 … FT-18 on every checked round-model broadcast (Algorithm 1 and the naive one):
+/// (6) a round of height > h multiplies the number s_h of informed height-h subtrees by at most
+/// w(2^h) + 1, a lower round leaves it unchanged; (7) g(h) ≥ (log N − h)/log(w(2^h) + 1);
+/// (5) T > Σ_{i=0}^{log H} 2^i g(2^i) with H the largest power of two below log N (N ≥ 8);
+/// and Theorem 3 (FT-18, upper limit ⌊loglog N⌋ − 1): T strictly above the bound.
+#[test]
+fn round_model_claims() {
+    for cap_s in FAMILIES {
+        let cap = Capacity::parse(cap_s).unwrap();
+        for l in LEVELS {
+            let n = 1usize << l;
+            let inst = instance(Problem::Broadcast, n, cap_s, true);
+            for method in ["broadcast", "naive-broadcast"] {
+                let (schedule, length) = run(method, &inst);
+                let rounds = rounds_of(&schedule);
+                let mut g = vec![0u64; l as usize];
+                for (h, gh) in g.iter_mut().enumerate() {
+                    let mut informed: BTreeSet<usize> = BTreeSet::from([0]);
+                    let w = cap.w(1 << h);
+                    for (height, targets) in &rounds {
+                        let before = informed.len();
+                        informed.extend(targets.iter().map(|x| x >> h));
+                        if *height > h {
+                            *gh += 1;
+                            assert!(
+                                informed.len() as u64 <= (w + 1) * before as u64,
+                                "(6) h = {h}, {method}"
+                            );
+                        } else {
+                            assert_eq!(
+                                informed.len(),
+                                before,
+                                "a round of height ≤ h = {h} informs a new subtree"
+                            );
+                        }
+                    }
+                    assert_eq!(informed.len(), n >> h);
+                    let need = f64::from(l - h as u32) / ((w + 1) as f64).log2();
+                    assert!(*gh as f64 >= need - 1e-9, "(7) g({h}) = {gh} < {need}, {method}, {cap_s}");
+                }
+                if l >= 3 {
+                    let big_h = 1u32 << (l - 1).ilog2();
+                    let sum: u64 = (0..=big_h.ilog2()).map(|i| (1u64 << i) * g[1 << i]).sum();
+                    assert!(length > sum, "(5): T = {length} ≤ {sum}, {method}, N = {n}, {cap_s}");
+                }
+                let thm3 = fat_tree::theorem_3(n as u64, &cap);
+                assert!(length > thm3, "FT-18: T = {length} ≤ {thm3}, {method}, N = {n}, {cap_s}");
+            }
+        }
+    }
+}
+
+/// Theorem 2 as printed (FT-11), real-valued: T(N) ≥ log(N/2) + T((N/w(N/2)) / (2 log(α (N/2) /
+/// w(N/2)))), T(x) = 0 for x < 2, w taken at the power of two below x, for α = 1.56 and 1.88,
+/// against every checked broadcast (Algorithm 1, naive, pipelined).
+#[test]
+fn theorem_2_recurrence_below_checked_lengths() {
+    fn t(x: f64, cap: &Capacity, alpha: f64, first: bool) -> f64 {
+        if x < 2.0 {
+            return 0.0;
+        }
+        // The first step halves (n = N/2); later steps follow T(n) ≥ log n + T(n/2^d).
+        let n = if first { x / 2.0 } else { x };
+        let w = cap.w(1u64 << (n.log2().floor() as u32)) as f64;
+        // log(αn/w(n)) clamped at 1: below it w(n) > n/α·2, outside the theorem's w(n) ≤ n.
+        let ratio = (alpha * n / w).log2().max(1.0);
+        n.log2() + t(n / w / ratio, cap, alpha, false)
+    }
+    for cap_s in FAMILIES {
+        let cap = Capacity::parse(cap_s).unwrap();
+        for l in LEVELS {
+            let n = 1usize << l;
+            let inst = instance(Problem::Broadcast, n, cap_s, false);
+            let best = ["broadcast", "naive-broadcast", "pipelined-broadcast"]
+                .iter()
+                .map(|m| run(m, &inst).1)
+                .min()
+                .unwrap();
+            for alpha in [1.56, 1.88] {
+                let bound = t(n as f64, &cap, alpha, true);
+                assert!(bound <= best as f64, "Theorem 2: {bound} > {best}, N = {n}, {cap_s}, α = {alpha}");
+            }
+        }
+    }
 }
