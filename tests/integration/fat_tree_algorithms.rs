@@ -458,3 +458,49 @@ proptest! {
         assert_bounds(&b, length, "pipelined-broadcast");
     }
 }
+
+/// The paper-002 instance files: every applicable registered method is admissible and above
+/// every bound, with the reference values their comments derive (FT-3: 20 on N = 16; FT-8's
+/// worked example: 24 on Fig. 1's tree; FT-23: Fig. 2's product as long as the broadcast on
+/// the same tree, prefix twice that).
+#[test]
+fn paper_instances() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("instances/002");
+    let mut lengths: BTreeMap<(String, &str), u64> = BTreeMap::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "toml") {
+            continue;
+        }
+        let inst = commsched::spec::io::load_instance(&path).unwrap();
+        let methods = heuristics::for_instance(&inst);
+        assert!(!methods.is_empty(), "no method for {}", inst.name);
+        for m in methods {
+            let (_, length) = run(m.name, &inst);
+            assert_bounds(&inst, length, m.name);
+            lengths.insert((inst.name.clone(), m.name), length);
+        }
+    }
+    let at = |name: &str, method: &'static str| lengths[&(name.to_string(), method)];
+    assert_eq!(at("fattree16-const1", "naive-broadcast"), 20);
+    assert_eq!(at("fattree16-const1-rounds", "naive-broadcast"), 20);
+    assert_eq!(at("fattree16-fig1", "broadcast"), 24);
+    assert_eq!(at("fattree16-fig1-rounds", "broadcast"), 24);
+    assert_eq!(at("fattree8-fig2-product", "product"), at("fattree8-logplus1", "broadcast"));
+    assert_eq!(at("fattree8-fig2-prefix", "prefix"), 2 * at("fattree8-logplus1", "broadcast"));
+}
+
+/// The rounding suggested with the claims (r the largest power of 4 ≤ min(w(n), n)) does not
+/// close the recursion: with w(n) = n and n = 64 it gives r = 64 and √r = 8, but line 10 needs
+/// 8 copies inside a block of n/√r = 8 leaves, and every subtree of at most 8 leaves gets a
+/// rounded count of at most 4. The 2^(2^k) rounding used here gives r = 16 there.
+#[test]
+fn powers_of_four_rounding_does_not_close() {
+    let power_of_four = |x: usize| [256usize, 64, 16, 4].into_iter().find(|&r| r <= x).unwrap_or(2);
+    let (n, w) = (64usize, |k: usize| k);
+    let r = power_of_four(w(n).min(n));
+    assert_eq!((r, r.isqrt()), (64, 8));
+    let best_inside = (1..=(n / r.isqrt()).ilog2()).map(|e| power_of_four(w(1 << e).min(1 << e))).max();
+    assert_eq!(best_inside, Some(4));
+    assert_eq!(ft::Spread::Rounded(&Capacity::parse("pow:1").unwrap()).copies(n), 16);
+}
