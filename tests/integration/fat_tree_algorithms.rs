@@ -504,3 +504,41 @@ fn powers_of_four_rounding_does_not_close() {
     assert_eq!(best_inside, Some(4));
     assert_eq!(ft::Spread::Rounded(&Capacity::parse("pow:1").unwrap()).copies(n), 16);
 }
+
+/// FT-5: the messages each algorithm submits in one step have load factor at most 1 (the
+/// paper's per-batch reading of the capacity rule holds for all of them, not only the per-step
+/// rule the checker enforces).
+#[test]
+fn batch_load_factor_at_most_one() {
+    for cap_s in FAMILIES {
+        for l in [3, 8, 12] {
+            let n = 1usize << l;
+            for rounds in [false, true] {
+                for (problem, method) in [
+                    (Problem::Broadcast, "broadcast"),
+                    (Problem::Broadcast, "naive-broadcast"),
+                    (Problem::Broadcast, "pipelined-broadcast"),
+                    (Problem::Product, "product"),
+                    (Problem::Prefix, "prefix"),
+                ] {
+                    let inst = instance(problem, n, cap_s, rounds);
+                    if rounds && method == "pipelined-broadcast" {
+                        continue;
+                    }
+                    let (schedule, _) = run(method, &inst);
+                    let measure = checker::check_produced(&inst, &schedule, "again").unwrap();
+                    let load = &measure
+                        .metrics()
+                        .extra
+                        .iter()
+                        .find(|(k, _)| k == "batch load factor (FT-5)")
+                        .unwrap()
+                        .1;
+                    let (num, den) = load.split_once('/').map_or((load.as_str(), "1"), |p| p);
+                    let (num, den): (u64, u64) = (num.parse().unwrap(), den.parse().unwrap());
+                    assert!(num <= den, "{method}, {}: batch load factor {load}", describe(&inst));
+                }
+            }
+        }
+    }
+}

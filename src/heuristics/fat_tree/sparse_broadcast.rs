@@ -4,13 +4,13 @@
 //! S(n) ≤ 2S(m) + 4 log n). Sparse-Broadcast(first, n) starts with the value at P_first and ends
 //! with r copies at P_{first + k·n/r}, k = 0..r−1:
 //!
-//! * r = 2: P[first] → P[first + n/2];
+//! * r = 2: P\[first\] → P\[first + n/2\];
 //! * r > 2, with q = √r and m the smallest subtree size of capacity (and rounded copy count) at
-//!   least q: Sparse-Broadcast(first, m) (line 6); P[first + i·m/q] → P[first + i·n/q] for
+//!   least q: Sparse-Broadcast(first, m) (line 6); P\[first + i·m/q\] → P\[first + i·n/q\] for
 //!   i = 1..q−1 (lines 7–8); Sparse-Broadcast(first + i·n/q, m) for all i = 0..q−1 in parallel
 //!   (lines 9–10; i = 0 is kept, as printed: its copies have their own successors in lines
-//!   11–13, which the product reversal needs); P[first + i·n/q + j·m/q] →
-//!   P[first + i·n/q + j·n/r] for all i and j = 1..q−1 (lines 11–13). Self-sends are skipped.
+//!   11–13, which the product reversal needs); P\[first + i·n/q + j·m/q\] →
+//!   P\[first + i·n/q + j·n/r\] for all i and j = 1..q−1 (lines 11–13). Self-sends are skipped.
 //!
 //! Every pardo line is one round of the round model (§4.2).
 //!
@@ -87,7 +87,7 @@ impl Spread<'_> {
 }
 
 /// Algorithm 2 on the subtree of processors 0..n−1 (translate with
-/// [`parallel`](super::plan::parallel)): one round per pardo line.
+/// [`parallel`]): one round per pardo line.
 pub fn sparse_broadcast(n: usize, spread: Spread) -> Result<Vec<Phase>> {
     let r = spread.copies(n);
     if r == 2 {
