@@ -394,6 +394,12 @@ fn theorem_2_recurrence_below_checked_lengths() {
                 let bound = t(n as f64, &cap, alpha, true);
                 assert!(bound <= best as f64, "Theorem 2: {bound} > {best}, N = {n}, {cap_s}, α = {alpha}");
             }
+            if l == 12 {
+                let ratio = best as f64 / t(n as f64, &cap, 1.56, true);
+                println!(
+                    "FT-11/FT-13 N = 4096, {cap_s}: best broadcast {best}, ratio to Theorem 2 {ratio:.2}"
+                );
+            }
         }
     }
 }

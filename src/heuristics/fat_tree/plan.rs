@@ -53,11 +53,6 @@ impl Phase {
     pub fn length(&self) -> i64 {
         self.hops.iter().map(|h| h.arrival() + 1).max().unwrap_or(0)
     }
-
-    /// Whether all its messages leave in its first step (a round, 002 §4.2).
-    pub fn is_round(&self) -> bool {
-        self.hops.iter().all(|h| h.offset == 0)
-    }
 }
 
 /// The same phases run at once on the subtrees starting at `bases` (a "pardo" over recursive

@@ -44,7 +44,7 @@ impl<'a> Reversal<'a> {
     /// The responsibilities of a broadcast from P_0 to processors 0..n−1; an error when the
     /// plan is not such a broadcast or a range is not contiguous.
     pub fn new(plan: &'a [Phase], n: usize) -> Result<Self> {
-        let refuse = |reason: String| Error::NotApplicable { method: "product".into(), reason };
+        let refuse = |reason: String| Error::NotApplicable { method: "broadcast reversal".into(), reason };
         // Events in order; `parent[e]` is None for children of the root.
         let mut events: Vec<(usize, usize)> = Vec::new();
         let mut parent: Vec<Option<usize>> = Vec::new();
