@@ -548,3 +548,21 @@ fn batch_load_factor_at_most_one() {
         }
     }
 }
+
+/// 002 §4.2 says a processor "can send or receive at most one message" per round; the checker
+/// reads it as one send *and* one receipt. Algorithm 1 as printed needs that reading: on
+/// N = 32 with w(n) = n (r = 16, √r = 4, m = 4), lines 11–13 send P[b+1] → P[b+2] and
+/// P[b+2] → P[b+4] in the same round for each of the 4 blocks b = 0, 8, 16, 24.
+#[test]
+fn algorithm_1_sends_and_receives_in_one_round() {
+    let inst = instance(Problem::Broadcast, 32, "pow:1", true);
+    let (schedule, _) = run("broadcast", &inst);
+    let mut rounds: BTreeMap<i64, (BTreeSet<usize>, BTreeSet<usize>)> = BTreeMap::new();
+    for s in sends(&schedule) {
+        let round = rounds.entry(s.step).or_default();
+        round.0.insert(s.from);
+        round.1.insert(s.to);
+    }
+    let both: Vec<usize> = rounds.values().flat_map(|(from, to)| from.intersection(to).copied()).collect();
+    assert_eq!(both, [2, 10, 18, 26]);
+}
