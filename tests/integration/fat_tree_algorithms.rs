@@ -244,16 +244,27 @@ fn pipelined_broadcast_is_not_a_round_model_algorithm() {
     assert!(verdict.violations().iter().any(|v| v.rule == Rule::RoundRule));
 }
 
-/// FT-23, FT-24: product (Algorithm 1 reversed) takes exactly Algorithm 1's length; prefix at
-/// most twice it and at least it; every product/prefix bound of src/bounds is below both;
-/// pipelined and in rounds.
+/// The checked length of the shortest registered broadcast the model allows.
+fn shortest_broadcast(n: usize, cap: &str, rounds: bool) -> u64 {
+    let inst = instance(Problem::Broadcast, n, cap, rounds);
+    let methods: &[&str] = if rounds {
+        &["broadcast", "naive-broadcast"]
+    } else {
+        &["broadcast", "naive-broadcast", "pipelined-broadcast"]
+    };
+    methods.iter().map(|m| run(m, &inst).1).min().unwrap()
+}
+
+/// FT-23, FT-24: product (the shortest broadcast reversed) takes exactly that broadcast's
+/// checked length; prefix at least it and at most twice it; every product/prefix bound of
+/// src/bounds is below both; pipelined and in rounds.
 #[test]
 fn product_and_prefix_track_broadcast() {
     for cap_s in FAMILIES {
         for l in LEVELS {
             let n = 1usize << l;
             for rounds in [false, true] {
-                let (_, t) = run("broadcast", &instance(Problem::Broadcast, n, cap_s, rounds));
+                let t = shortest_broadcast(n, cap_s, rounds);
                 let product = instance(Problem::Product, n, cap_s, rounds);
                 let (_, tp) = run("product", &product);
                 assert_eq!(tp, t, "product, {}", describe(&product));
@@ -267,8 +278,8 @@ fn product_and_prefix_track_broadcast() {
     }
 }
 
-/// The reversal also turns the naive and the pipelined broadcasts into products of the same
-/// length (their copies, too, spread in index order), and it refuses a broadcast whose
+/// The reversal turns each of the three broadcasts into a product of the same length (their
+/// copies spread in index order), and it refuses a broadcast whose
 /// gathered ranges are not contiguous (which would need a commutative ⋆, FT-23).
 #[test]
 fn reversal_of_other_broadcasts() {
@@ -277,6 +288,7 @@ fn reversal_of_other_broadcasts() {
             let n = 1usize << l;
             let cap = Capacity::parse(cap_s).unwrap();
             for (plan, name) in [
+                (ft::broadcast_plan(n, ft::Spread::Rounded(&cap)).unwrap(), "Algorithm 1"),
                 (ft::broadcast_plan(n, ft::Spread::Halving).unwrap(), "naive"),
                 (ft::pipelined_plan(n, &cap).unwrap(), "pipelined"),
             ] {
@@ -467,8 +479,8 @@ proptest! {
 
 /// The paper-002 instance files: every applicable registered method is admissible and above
 /// every bound, with the reference values their comments derive (FT-3: 20 on N = 16; FT-8's
-/// worked example: 24 on Fig. 1's tree; FT-23: Fig. 2's product as long as the broadcast on
-/// the same tree, prefix twice that).
+/// worked example: 24 on Fig. 1's tree; FT-23: Fig. 2's product as long as the shortest
+/// broadcast on the same tree, prefix twice that).
 #[test]
 fn paper_instances() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("instances/002");
@@ -492,8 +504,13 @@ fn paper_instances() {
     assert_eq!(at("fattree16-const1-rounds", "naive-broadcast"), 20);
     assert_eq!(at("fattree16-fig1", "broadcast"), 24);
     assert_eq!(at("fattree16-fig1-rounds", "broadcast"), 24);
-    assert_eq!(at("fattree8-fig2-product", "product"), at("fattree8-logplus1", "broadcast"));
-    assert_eq!(at("fattree8-fig2-prefix", "prefix"), 2 * at("fattree8-logplus1", "broadcast"));
+    let shortest = ["broadcast", "naive-broadcast", "pipelined-broadcast"]
+        .into_iter()
+        .map(|m| at("fattree8-logplus1", m))
+        .min()
+        .unwrap();
+    assert_eq!(at("fattree8-fig2-product", "product"), shortest);
+    assert_eq!(at("fattree8-fig2-prefix", "prefix"), 2 * shortest);
 }
 
 /// The rounding suggested with the claims (r the largest power of 4 ≤ min(w(n), n)) does not
@@ -511,42 +528,49 @@ fn powers_of_four_rounding_does_not_close() {
     assert_eq!(ft::Spread::Rounded(&Capacity::parse("pow:1").unwrap()).copies(n), 16);
 }
 
-/// FT-5: the messages each algorithm submits in one step have load factor at most 1 (the
-/// paper's per-batch reading of the capacity rule holds for all of them, not only the per-step
-/// rule the checker enforces).
+/// The checker's FT-5 metric: the batch load factor as (numerator, denominator).
+fn batch_load(inst: &Instance, schedule: &Schedule) -> (u64, u64) {
+    let measure = checker::check_produced(inst, schedule, "again").unwrap();
+    let load = &measure.metrics().extra.iter().find(|(k, _)| k == "batch load factor (FT-5)").unwrap().1;
+    let (num, den) = load.split_once('/').unwrap_or((load, "1"));
+    (num.parse().unwrap(), den.parse().unwrap())
+}
+
+/// FT-5: the messages each broadcast submits in one step, and those of every round-model
+/// product and prefix, have load factor at most 1 (the per-batch reading of the capacity rule
+/// holds for them, not only the per-step rule the checker enforces).
 #[test]
 fn batch_load_factor_at_most_one() {
     for cap_s in FAMILIES {
         for l in [3, 8, 12] {
             let n = 1usize << l;
-            for rounds in [false, true] {
-                for (problem, method) in [
-                    (Problem::Broadcast, "broadcast"),
-                    (Problem::Broadcast, "naive-broadcast"),
-                    (Problem::Broadcast, "pipelined-broadcast"),
-                    (Problem::Product, "product"),
-                    (Problem::Prefix, "prefix"),
-                ] {
-                    let inst = instance(problem, n, cap_s, rounds);
-                    if rounds && method == "pipelined-broadcast" {
-                        continue;
-                    }
-                    let (schedule, _) = run(method, &inst);
-                    let measure = checker::check_produced(&inst, &schedule, "again").unwrap();
-                    let load = &measure
-                        .metrics()
-                        .extra
-                        .iter()
-                        .find(|(k, _)| k == "batch load factor (FT-5)")
-                        .unwrap()
-                        .1;
-                    let (num, den) = load.split_once('/').map_or((load.as_str(), "1"), |p| p);
-                    let (num, den): (u64, u64) = (num.parse().unwrap(), den.parse().unwrap());
-                    assert!(num <= den, "{method}, {}: batch load factor {load}", describe(&inst));
-                }
+            for (problem, method, rounds) in [
+                (Problem::Broadcast, "broadcast", true),
+                (Problem::Broadcast, "naive-broadcast", true),
+                (Problem::Broadcast, "pipelined-broadcast", false),
+                (Problem::Product, "product", true),
+                (Problem::Prefix, "prefix", true),
+            ] {
+                let inst = instance(problem, n, cap_s, rounds);
+                let (num, den) = batch_load(&inst, &run(method, &inst).0);
+                assert!(num <= den, "{method}, {}: batch load factor {num}/{den}", describe(&inst));
             }
         }
     }
+}
+
+/// FT-5 violated by an admissible schedule: outside the round model the product reverses the
+/// pipelined broadcast, whose bursts mirror into messages of different heights submitted in
+/// one step towards one holder. They cross shared channels in different steps (the per-step
+/// rule holds), but on N = 256 with w ≡ 1 three of one step's messages use one unit-capacity
+/// channel: load factor 3.
+#[test]
+fn ft5_fails_for_the_reversed_pipelined_broadcast() {
+    let inst = instance(Problem::Product, 256, "const:1", false);
+    let (schedule, length) = run("product", &inst);
+    assert_eq!(length, shortest_broadcast(256, "const:1", false));
+    assert_eq!(length, run("pipelined-broadcast", &instance(Problem::Broadcast, 256, "const:1", false)).1);
+    assert_eq!(batch_load(&inst, &schedule), (3, 1));
 }
 
 /// 002 §4.2 says a processor "can send or receive at most one message" per round; the checker

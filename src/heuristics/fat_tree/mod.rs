@@ -10,8 +10,8 @@
 //! | `broadcast` | [`broadcast`](mod@broadcast) (+ [`sparse_broadcast`](mod@sparse_broadcast)) | broadcast | both | T(N) = S(N) + T(N/r), S(N) ≤ 2S(m) + 4 log N | FT-6 … FT-8, FT-14 |
 //! | `naive-broadcast` | [`naive_broadcast`](mod@naive_broadcast) | broadcast | both | log N (log N + 1) | FT-3 |
 //! | `pipelined-broadcast` | [`pipelined_broadcast`](mod@pipelined_broadcast) | broadcast | pipelined | T'(N) = S(N) + T'(N/(r p)) + γ log N | FT-9, FT-10 |
-//! | `product` | [`product`](mod@product) | product | both | the broadcast's length | FT-23, FT-24 |
-//! | `prefix` | [`prefix`](mod@prefix) | prefix | both | ≤ twice the broadcast's | FT-23, FT-24 |
+//! | `product` | [`product`](mod@product) | product | both | the shortest broadcast's length | FT-23, FT-24 |
+//! | `prefix` | [`prefix`](mod@prefix) | prefix | both | ≤ twice the shortest broadcast's | FT-23, FT-24 |
 
 pub mod broadcast;
 pub mod naive_broadcast;
@@ -85,6 +85,20 @@ fn fits(inst: &Instance, task: Task) -> std::result::Result<(), String> {
         return Err(format!("{} is not a fat-tree of a power of two >= 2 processors", inst.network));
     }
     capacity.validate(n as u64)
+}
+
+/// The shortest broadcast plan the instance's model allows, the base of product and prefix:
+/// Algorithm 1, the naive broadcast and, outside the round model, the pipelined broadcast (the
+/// first of equal lengths). Theorem 6 ties product and prefix to the best broadcast.
+fn shortest_broadcast(inst: &Instance) -> Result<Vec<Phase>> {
+    let (n, capacity) = (inst.network.len(), capacity(inst)?);
+    let mut plans = vec![broadcast_plan(n, Spread::Rounded(capacity))?, broadcast_plan(n, Spread::Halving)?];
+    if !product::in_rounds(inst) {
+        plans.push(pipelined_plan(n, capacity)?);
+    }
+    let length = |plan: &Vec<Phase>| plan.iter().map(Phase::length).sum::<i64>();
+    let shortest = plans.iter().map(length).min().unwrap_or(0);
+    Ok(plans.into_iter().find(|p| length(p) == shortest).unwrap_or_default())
 }
 
 /// A method's `run`: refuses (as [`Error::NotApplicable`]) what `fits` refuses, then runs it.

@@ -2,8 +2,9 @@
 //!
 //! Claims FT-23 (product is part of prefix; broadcast is prefix with a_i = e for i ≥ 1) and
 //! FT-24 (Theorem 6: prefix has the complexity of broadcast; the paper defers the details).
-//! The construction here is an up-sweep and a down-sweep over Algorithm 1's broadcast with the
-//! responsibility ranges of [`Reversal`]:
+//! The construction here is an up-sweep and a down-sweep over the shortest broadcast the model
+//! allows (as for [`product`](mod@super::product)) with the responsibility ranges of
+//! [`Reversal`]:
 //!
 //! 1. **up-sweep**: the [`product`](mod@super::product) schedule; every message's receiver
 //!    ends up holding the contiguous ranges of the messages it sent in the broadcast;
@@ -15,19 +16,17 @@
 //! to i inside it, a chain [0, i]. The length is at most twice the broadcast's (phases with
 //! nothing to carry are dropped).
 
-use super::broadcast::broadcast_plan;
 use super::plan::sends;
 use super::product::{Reversal, in_rounds};
-use super::sparse_broadcast::Spread;
 use super::{Task, produce};
 use crate::error::Result;
 use crate::heuristics::Method;
 use crate::spec::{Instance, Schedule};
 
-/// Up-sweep then down-sweep over Algorithm 1's broadcast: P_i ends with a_0 ⋆ … ⋆ a_i.
+/// Up-sweep then down-sweep over the shortest broadcast: P_i ends with a_0 ⋆ … ⋆ a_i.
 pub fn prefix(inst: &Instance) -> Result<Schedule> {
     let n = inst.network.len();
-    let plan = broadcast_plan(n, Spread::Rounded(super::capacity(inst)?))?;
+    let plan = super::shortest_broadcast(inst)?;
     let reversal = Reversal::new(&plan, n)?;
     let mut phases = reversal.product(in_rounds(inst));
     phases.extend(reversal.prefixes());
@@ -39,8 +38,8 @@ pub const METHOD: Method = Method {
     name: "prefix",
     problem: "prefix",
     source: "002 §5 relations 1-3, Theorem 6; FT-23, FT-24",
-    summary: "up-sweep (Algorithm 1 reversed with contiguous ranges) then down-sweep (Algorithm 1 \
-              forwards carrying [0, lo-1]); at most twice the broadcast",
+    summary: "up-sweep (the shortest broadcast reversed with contiguous ranges) then down-sweep \
+              (it forwards, carrying [0, lo-1]); at most twice that broadcast",
     applies: |inst| super::fits(inst, Task::Prefix),
     run: |inst| produce(inst, &METHOD, Task::Prefix, prefix),
 };

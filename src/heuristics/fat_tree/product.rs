@@ -13,7 +13,9 @@
 //!   must form one contiguous range, else the reversal is refused. Messages with nothing to
 //!   carry (duplicate copies) are dropped.
 //!
-//! For Algorithm 1 the ranges close because Sparse-Broadcast's copies are spread in index order
+//! The registered method reverses the shortest broadcast the model allows (Algorithm 1, the
+//! naive broadcast or, outside the round model, the pipelined one). For Algorithm 1 the ranges
+//! close because Sparse-Broadcast's copies are spread in index order
 //! and line 10 is kept for i = 0 (its copies, not line 6's, feed lines 11–13). The product runs
 //! the phases backwards, each message from receiver to sender with its range: a message
 //! submitted at offset o with height h in a phase of L steps is submitted at offset L − o − 2h,
@@ -25,9 +27,7 @@
 //! at most the messages the broadcast round routed over its mirror (its per-round load, FT-5).
 //! The checker verifies the result.
 
-use super::broadcast::broadcast_plan;
 use super::plan::{Hop, Phase, sends};
-use super::sparse_broadcast::Spread;
 use super::{Task, produce};
 use crate::error::{Error, Result};
 use crate::heuristics::Method;
@@ -150,10 +150,10 @@ pub(super) fn in_rounds(inst: &Instance) -> bool {
     matches!(inst.model, Model::FatTree { rounds: true, .. })
 }
 
-/// Algorithm 1's broadcast reversed: P_0 ends with a_0 ⋆ … ⋆ a_{N−1}.
+/// The shortest broadcast the model allows, reversed: P_0 ends with a_0 ⋆ … ⋆ a_{N−1}.
 pub fn product(inst: &Instance) -> Result<Schedule> {
     let n = inst.network.len();
-    let plan = broadcast_plan(n, Spread::Rounded(super::capacity(inst)?))?;
+    let plan = super::shortest_broadcast(inst)?;
     Ok(Schedule::FatTree(sends(&Reversal::new(&plan, n)?.product(in_rounds(inst)))))
 }
 
@@ -162,8 +162,8 @@ pub const METHOD: Method = Method {
     name: "product",
     problem: "product",
     source: "002 §5 relation 3, Theorem 6; FT-23, FT-24",
-    summary: "Algorithm 1's broadcast run backwards with contiguous responsibility ranges \
-              (no commutativity needed); same length as the broadcast",
+    summary: "the shortest paper-002 broadcast run backwards with contiguous responsibility \
+              ranges (no commutativity needed); same length as that broadcast",
     applies: |inst| super::fits(inst, Task::Product),
     run: |inst| produce(inst, &METHOD, Task::Product, product),
 };
