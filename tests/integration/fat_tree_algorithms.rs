@@ -310,6 +310,10 @@ fn reversal_of_other_broadcasts() {
     // P0 → P3, then P3 → P1 and P0 → P2: P3's message gathers [3,3] and [1,1], not contiguous.
     let plan = vec![ft::Phase::round([(0, 3)]), ft::Phase::round([(3, 1), (0, 2)])];
     assert!(ft::Reversal::new(&plan, 4).is_err());
+    // Not broadcasts: P1 sends before it holds the value; P3 never receives it; P4 on N = 4.
+    assert!(ft::Reversal::new(&[ft::Phase::round([(1, 2)])], 4).is_err());
+    assert!(ft::Reversal::new(&[ft::Phase::round([(0, 2)]), ft::Phase::round([(0, 1)])], 4).is_err());
+    assert!(ft::Reversal::new(&[ft::Phase::round([(0, 4)])], 4).is_err());
 }
 
 /// The round structure of a checked round-model broadcast: per round, its height and the

@@ -52,6 +52,14 @@ impl<'a> Reversal<'a> {
         for (p, phase) in plan.iter().enumerate() {
             let first = events.len();
             for (k, hop) in phase.hops.iter().enumerate() {
+                if hop.from.max(hop.to) >= n {
+                    return Err(refuse(format!(
+                        "P{} -> P{} names a processor beyond P{}",
+                        hop.from,
+                        hop.to,
+                        n - 1
+                    )));
+                }
                 if hop.from != 0 && last[hop.from].is_none() {
                     return Err(refuse(format!("P{} sends before it holds the value", hop.from)));
                 }
