@@ -125,7 +125,7 @@ fn naive_broadcast_takes_log_n_times_log_n_plus_one() {
             }
         }
     }
-    // The paper's number for N = 16 and CLAIMS FT-18's example N = 2^16, w = 1.
+    // The number derived for N = 16 (FT-3).
     assert_eq!(run("naive-broadcast", &instance(Problem::Broadcast, 16, "const:1", true)).1, 20);
 }
 
