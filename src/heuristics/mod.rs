@@ -6,6 +6,7 @@
 //! per algorithm. Adding an algorithm is one file plus one line in its paper's table.
 
 pub mod chatting;
+pub mod fat_tree;
 pub mod gossip;
 pub mod scatter_gather;
 pub mod total_exchange;
@@ -52,7 +53,7 @@ impl Method {
 
 /// Every registered algorithm.
 pub fn all() -> Vec<&'static Method> {
-    [chatting::METHODS, scatter_gather::METHODS, gossip::METHODS, total_exchange::METHODS]
+    [chatting::METHODS, scatter_gather::METHODS, fat_tree::METHODS, gossip::METHODS, total_exchange::METHODS]
         .into_iter()
         .flatten()
         .collect()

@@ -9,6 +9,7 @@ mod checker_fat_tree;
 mod checker_sf;
 mod cli;
 mod exact;
+mod fat_tree_algorithms;
 mod gossip;
 mod instances;
 mod models;
