@@ -6,11 +6,12 @@
 //! once the first event is in step 1. A VO image may start after step 1; the checker's length
 //! is then its last step, which is ≥ T, so a bound asserted on it is the stronger statement.
 
+use super::common::checked;
 use commsched::bounds::{
     self,
     chatting::{congestion, longest_message, longest_transit},
 };
-use commsched::checker::{Verdict, check};
+use commsched::checker::check;
 use commsched::heuristics::chatting::{
     SlotTest, bt_cut_decomposition, cut_levels, esm_slot, esm_slots, first_fit, first_fit_by_length_class,
     fl_parts, home_region, length_classes_esm_slot, length_classes_first_fit, ls, ls_inverse, ov,
@@ -61,19 +62,6 @@ fn uniform(inst: &Instance, len: i64) -> Instance {
     let Problem::Chatting(specs) = &inst.problem else { panic!("chatting") };
     let specs = specs.iter().map(|m| MessageSpec { length: len, ..m.clone() }).collect();
     Instance { problem: Problem::Chatting(specs), ..inst.clone() }
-}
-
-fn verdict_text(v: &Verdict) -> String {
-    v.violations().iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
-}
-
-/// The checker's length; panics with the violations when inadmissible.
-fn checked(inst: &Instance, schedule: &Schedule) -> u64 {
-    let v = check(inst, schedule);
-    match v.admissible() {
-        Some(c) => c.length(),
-        None => panic!("{} ({}): inadmissible: {}", inst.name, inst.model, verdict_text(&v)),
-    }
 }
 
 fn virtual_length(inst: &Instance, sigma: &[Start]) -> u64 {

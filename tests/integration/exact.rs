@@ -7,10 +7,10 @@
 //! suite (`backend_suite!`) in which it alone must find a schedule at the paper's value and
 //! prove the model one step shorter infeasible (`exact::decide`), independently of any bound.
 
+use super::common::checked as checked_length;
 use commsched::certify::Certificate;
-use commsched::checker::{self, Verdict};
 use commsched::exact::{self, BackendKind, Decision, Outcome, SolveOptions, StopReason};
-use commsched::spec::{Instance, Mode, Model, Network, PortRule, Problem, RingTie, Schedule};
+use commsched::spec::{Instance, Mode, Model, Network, PortRule, Problem, RingTie};
 use commsched::{Error, InputError};
 use std::time::Duration;
 
@@ -29,14 +29,6 @@ fn total_exchange(net: &str, rule: PortRule, packet: usize, demand: Option<Vec<V
 
 fn fstar(net: &str) -> Instance {
     total_exchange(net, PortRule::FStar, 1, None)
-}
-
-/// The checker's length of a schedule, which must be admissible.
-fn checked_length(inst: &Instance, schedule: &Schedule) -> u64 {
-    match checker::check(inst, schedule) {
-        Verdict::Admissible(c) => c.length(),
-        Verdict::Inadmissible(v) => panic!("{}: witness rejected: {:?}", inst.name, v),
-    }
 }
 
 /// Solves to optimality from the instance's lower bounds, with no incumbent, and returns

@@ -8,6 +8,7 @@ mod checker_bufferless;
 mod checker_fat_tree;
 mod checker_sf;
 mod cli;
+mod common;
 mod exact;
 mod fat_tree_algorithms;
 mod gossip;

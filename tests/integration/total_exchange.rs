@@ -5,7 +5,8 @@
 //! Conventions: paper linear-array label ℓ is SPEC node ℓ − 1; ring labels are SPEC nodes; the
 //! token of m_k(i) is k·n + i in SPEC numbering (the claims catalogue, "Definitions and conventions (004)").
 
-use commsched::checker::{Verdict, check};
+use super::common::checked;
+use commsched::checker::check;
 use commsched::error::Error;
 use commsched::heuristics::total_exchange::{
     InitialOrder, METHODS, Tie, Trace, all_clockwise, closest_first, consecutive_scatter, furthest_first,
@@ -47,19 +48,6 @@ fn ring(n: usize) -> Instance {
 /// The same instance under another port rule.
 fn under(inst: &Instance, rule: PortRule) -> Instance {
     Instance { model: Model::StoreForward { rule, mode: Mode::Move, packet: 1 }, ..inst.clone() }
-}
-
-fn verdict_text(v: &Verdict) -> String {
-    v.violations().iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
-}
-
-/// The checker's length; panics with the violations when inadmissible.
-fn checked(inst: &Instance, schedule: &Schedule) -> u64 {
-    let v = check(inst, schedule);
-    match v.admissible() {
-        Some(c) => c.length(),
-        None => panic!("{} ({}): inadmissible: {}", inst.name, inst.model, verdict_text(&v)),
-    }
 }
 
 /// The checker's length and the trace of the schedule it accepted.

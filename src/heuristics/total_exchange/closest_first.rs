@@ -6,8 +6,7 @@
 //! TE-14 … TE-16).
 
 use super::queue_sim::{Discipline, InitialOrder, Lane, Msg, Tie, TieBreak, run};
-use super::{ODD_RING, claimed, produce};
-use crate::bounds::total_exchange::ring as t_opt_ring;
+use super::{ODD_RING, produce, te_16};
 use crate::error::Result;
 use crate::heuristics::Method;
 use crate::spec::{Instance, Node, Schedule};
@@ -46,15 +45,6 @@ pub const METHOD: Method = Method {
     summary: "every node sends, in each direction, the queued message with the closest destination \
               (ties: smallest source); node-invariant, optimal (n²−1)/8 on odd rings",
     applicability: ODD_RING,
-    claim: |inst| {
-        let n = inst.network.len() as u64;
-        claimed(
-            inst,
-            "TE-16",
-            "node-invariant algorithm on an odd ring (Theorem 2)",
-            "(n²−1)/8",
-            t_opt_ring(n),
-        )
-    },
+    claim: te_16,
     run: |inst| produce(inst, |inst| closest_first(inst, Tie::SmallestSource)),
 };

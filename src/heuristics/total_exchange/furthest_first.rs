@@ -13,8 +13,8 @@
 //! apply (the paper's even-ring algorithm is `modified-message-shift`, Theorem 3).
 
 use super::queue_sim::{Discipline, InitialOrder, Lane, Msg, Tie, TieBreak, run};
-use super::{LINEAR_ARRAY_OR_ODD_RING, claimed, produce};
-use crate::bounds::total_exchange::{linear_array as t_opt_linear_array, ring as t_opt_ring};
+use super::{LINEAR_ARRAY_OR_ODD_RING, claimed, produce, te_16};
+use crate::bounds::total_exchange::linear_array as t_opt_linear_array;
 use crate::error::Result;
 use crate::heuristics::Method;
 use crate::spec::{Instance, Node, Schedule};
@@ -57,13 +57,7 @@ pub const METHOD: Method = Method {
         crate::spec::Family::Path(n) => {
             claimed(inst, "TE-13", "furthest-first (Theorem 1)", "⌈(n²−1)/4⌉", t_opt_linear_array(*n as u64))
         }
-        crate::spec::Family::Ring(n) => claimed(
-            inst,
-            "TE-16",
-            "node-invariant algorithm on an odd ring (Theorem 2)",
-            "(n²−1)/8",
-            t_opt_ring(*n as u64),
-        ),
+        crate::spec::Family::Ring(_) => te_16(inst),
         _ => None,
     },
     run: |inst| produce(inst, |inst| furthest_first(inst, Tie::SmallestSource)),

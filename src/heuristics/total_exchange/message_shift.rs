@@ -10,8 +10,7 @@
 //! The same FIFO discipline drives `modified-message-shift` and `all-clockwise` on even rings.
 
 use super::queue_sim::{Discipline, InitialOrder, Lane, Msg, TieBreak, run};
-use super::{ODD_RING, claimed, produce};
-use crate::bounds::total_exchange::ring as t_opt_ring;
+use super::{ODD_RING, produce, te_16};
 use crate::error::Result;
 use crate::heuristics::Method;
 use crate::spec::{Instance, Node, Schedule};
@@ -43,15 +42,6 @@ pub const METHOD: Method = Method {
     summary: "messages rotate around the ring through FIFO queues, own messages furthest first, each \
               dropped at its destination; node-invariant, optimal (n²−1)/8 on odd rings",
     applicability: ODD_RING,
-    claim: |inst| {
-        let n = inst.network.len() as u64;
-        claimed(
-            inst,
-            "TE-16",
-            "node-invariant algorithm on an odd ring (Theorem 2)",
-            "(n²−1)/8",
-            t_opt_ring(n),
-        )
-    },
+    claim: te_16,
     run: |inst| produce(inst, |inst| message_shift(inst, InitialOrder::FurthestFirst)),
 };

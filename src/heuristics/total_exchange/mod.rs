@@ -142,3 +142,10 @@ fn claimed(inst: &Instance, claim: &str, about: &str, formula: &str, value: u64)
         },
     })
 }
+
+/// TE-16 (Theorem 2): every node-invariant algorithm is optimal on an odd ring, (n²−1)/8 steps.
+fn te_16(inst: &Instance) -> Option<ClaimValue> {
+    let n = inst.network.len() as u64;
+    let optimum = crate::bounds::total_exchange::ring(n);
+    claimed(inst, "TE-16", "node-invariant algorithm on an odd ring (Theorem 2)", "(n²−1)/8", optimum)
+}
