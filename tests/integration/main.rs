@@ -2,6 +2,7 @@
 //! file). Each module tests one layer against the papers' numbers; see its module doc.
 
 mod bounds;
+mod bufferless_exact;
 mod catalogue;
 mod chatting;
 mod checker_bufferless;

@@ -15,7 +15,7 @@ use commsched::checker::{self, Producer};
 use commsched::exact::{self, BackendKind, Outcome, SolveOptions, encode};
 use commsched::heuristics;
 use commsched::spec::io::{instance_files, load_instance, parse_instance};
-use commsched::spec::{Instance, Mode, Model, PortRule, Problem};
+use commsched::spec::{GatherMode, Instance, Mode, Model, Port, PortRule, Problem};
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
@@ -28,8 +28,9 @@ fn tiny(problem: &str, net: &str, rule: &str, packet: usize) -> Instance {
     parse_instance(&text, "<suite>", &format!("{problem}-{net}-{rule}-p{packet}")).unwrap()
 }
 
-/// Tiny instances small enough for the exact layer and [`brute_force`] (at most 6 items on 3
-/// nodes: the search's state space stays in the hundreds): per paper, the networks and models
+/// Tiny instances small enough for the exact layer and [`brute_force`] (store-and-forward: at
+/// most 6 items on 3 nodes, the search's state space stays in the hundreds; bufferless: at most 4
+/// messages): per paper, the networks and models
 /// its algorithms and encoders are stated for.
 fn tiny_instances() -> Vec<Instance> {
     let mut out = Vec::new();
@@ -50,6 +51,24 @@ fn tiny_instances() -> Vec<Instance> {
             "problem = \"{problem}\"\nnetwork = \"{net}\"\nlengths = {lengths}\n[model]\nkind = \"bufferless\"\nport = \"single\"\ngather = \"{gather}\""
         );
         out.push(parse_instance(&text, "<suite>", &format!("{problem}-{net}-{gather}")).unwrap());
+    }
+    // Paper 000: chatting on a ULA, a ring and a tree; real and virtual, multi- and single-port.
+    for (net, model, messages) in [
+        ("ula:4", "port = \"multi\"", [(0, 2, 2), (1, 3, 1), (0, 3, 1)]),
+        ("ula:4", "virtual = true", [(0, 2, 2), (1, 3, 1), (0, 3, 1)]),
+        ("ula:4", "port = \"single\"", [(0, 2, 2), (1, 3, 1), (0, 3, 1)]),
+        ("ring:4", "port = \"multi\"", [(0, 2, 1), (1, 3, 2), (3, 1, 1)]),
+        ("ring:4", "port = \"single\"\nvirtual = true", [(0, 2, 1), (1, 3, 2), (3, 1, 1)]),
+        ("tree:0,0,1", "port = \"single\"", [(3, 2, 2), (0, 3, 1), (2, 1, 1)]),
+        ("tree:0,0,1", "virtual = true", [(3, 2, 2), (0, 3, 1), (2, 1, 1)]),
+    ] {
+        let mut text =
+            format!("problem = \"chatting\"\nnetwork = \"{net}\"\n[model]\nkind = \"bufferless\"\n{model}\n");
+        for (src, dst, length) in messages {
+            text += &format!("[[messages]]\nsrc = {src}\ndst = {dst}\nlength = {length}\n");
+        }
+        let name = format!("chatting-{net}-{}", model.replace(['\n', ' ', '"'], ""));
+        out.push(parse_instance(&text, "<suite>", &name).unwrap());
     }
     out
 }
@@ -149,10 +168,74 @@ fn every_encoder_agrees_across_backends_and_with_exhaustive_search() {
     }
 }
 
+/// The optimum of a tiny instance up to `limit` steps by exhaustive search, independent of the
+/// checker and the encoders: store-and-forward by [`store_forward_search`], bufferless (real or
+/// virtual start times) by [`start_search`].
+fn brute_force(inst: &Instance, limit: u64) -> Option<u64> {
+    match inst.model {
+        Model::Bufferless { .. } => start_search(inst, limit),
+        _ => store_forward_search(inst, limit),
+    }
+}
+
+/// The least length of a bufferless schedule for `inst` (chatting, scatter or centralized
+/// gather; docs/spec.md §4.1), by trying every start vector with starts in 1..=T for T = 0, 1,
+/// …, `limit`: flit h of a message crosses the k-th arc of its path in step s + h + k (a virtual
+/// schedule holds every arc of the path in steps v..v + ℓ − 1), no arc carries two flits in a
+/// step, and under the single-port rule (real schedules) no node sends two or receives two.
+/// Normalised to begin in step 1, a schedule of length ≤ T has every start in 1..=T, so the first
+/// T with a vector whose last occupied step is ≤ T is the optimum, in either length convention.
+fn start_search(inst: &Instance, limit: u64) -> Option<u64> {
+    let Model::Bufferless { port, virtual_schedule, gather } = inst.model else { return None };
+    if matches!(inst.problem, Problem::Gather(_)) && gather == GatherMode::Distributed {
+        return None;
+    }
+    let single = port == Port::Single && !virtual_schedule;
+    // Per message: the (place, step offset) pairs it occupies relative to its start.
+    let cells: Vec<Vec<(String, u64)>> = inst
+        .messages()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let mut out = Vec::new();
+            for (k, pair) in m.nodes.windows(2).enumerate() {
+                let first = if virtual_schedule { 0 } else { k as u64 };
+                for t in first..first + m.len {
+                    out.push((format!("arc {}->{}", pair[0], pair[1]), t));
+                    if single {
+                        out.push((format!("send {}", pair[0]), t));
+                        out.push((format!("recv {}", pair[1]), t));
+                    }
+                }
+            }
+            out
+        })
+        .collect();
+    fn place(cells: &[Vec<(String, u64)>], horizon: u64, busy: &mut HashSet<(String, u64)>) -> bool {
+        let Some((mine, rest)) = cells.split_first() else { return true };
+        let last = mine.iter().map(|&(_, t)| t).max().unwrap_or(0);
+        for start in 1..=horizon.saturating_sub(last) {
+            let occupied: Vec<(String, u64)> = mine.iter().map(|(p, t)| (p.clone(), start + t)).collect();
+            let mut taken = HashSet::new();
+            if occupied.iter().all(|c| !busy.contains(c) && taken.insert(c.clone())) {
+                busy.extend(occupied.iter().cloned());
+                let found = place(rest, horizon, busy);
+                for c in &occupied {
+                    busy.remove(c);
+                }
+                if found {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+    (0..=limit).find(|&horizon| place(&cells, horizon, &mut HashSet::new()))
+}
+
 /// The least number of steps of a store-and-forward schedule for `inst`, by breadth-first search
 /// over every set of transmissions the port rule allows (docs/spec.md §4.2), up to `limit` steps.
-/// Independent of the checker and the encoders: an oracle for tiny instances.
-fn brute_force(inst: &Instance, limit: u64) -> Option<u64> {
+fn store_forward_search(inst: &Instance, limit: u64) -> Option<u64> {
     let Model::StoreForward { rule, mode, packet } = inst.model else { return None };
     let net = &inst.network;
     let n = net.len();
@@ -262,11 +345,17 @@ fn subsets(xs: &[usize], k: usize) -> Vec<Vec<usize>> {
 
 /// The oracle itself against values the papers and the exact layer agree on: T_opt(LA) for
 /// path(3) (TE-1), the ring optimum for ring(3) (TE-2), the H1 path(3) optimum 8, and gossip on
-/// path(3) in n + ⌊n/2⌋ − 1 = 3 steps under H* (paper 003's path reference).
+/// path(3) in n + ⌊n/2⌋ − 1 = 3 steps under H* (paper 003's path reference); the FDF scatter
+/// optimum of paper 001 Fig. 1(a) (SG-4) and S_opt = C on the unit-length ULA of paper 000 §4.1
+/// (CHAT-14).
 #[test]
 fn the_exhaustive_search_knows_the_papers_values() {
     assert_eq!(brute_force(&tiny("total-exchange", "path:3", "F*", 1), 12), Some(2));
     assert_eq!(brute_force(&tiny("total-exchange", "ring:3", "F*", 1), 12), Some(1));
     assert_eq!(brute_force(&tiny("total-exchange", "path:3", "H1", 1), 12), Some(8));
     assert_eq!(brute_force(&tiny("gossip", "path:3", "H*", 1), 12), Some(3), "n + ⌊n/2⌋ − 1 on path(3)");
+    let paper =
+        |file: &str| load_instance(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("instances").join(file));
+    assert_eq!(brute_force(&paper("001/scatter-fig1a.toml").unwrap(), 12), Some(10), "SG-4 on Fig. 1(a)");
+    assert_eq!(brute_force(&paper("000/ula8-sec41.toml").unwrap(), 12), Some(4), "CHAT-14: S_opt = C");
 }

@@ -1,0 +1,7 @@
+; commsched exact model (SMT-LIB2)
+; bufferless start times (real schedules), 1 messages, horizon T = 6
+; 1 variables (1 boolean), 1 constraints
+(set-logic QF_LIA)
+(declare-const y_M0_s1 Bool)
+(assert (! (= (ite y_M0_s1 1 0) 1) :named one_M0))
+(check-sat)

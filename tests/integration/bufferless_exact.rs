@@ -1,0 +1,127 @@
+//! Exact optima of bufferless start-time schedules (docs/spec.md §4.1): chatting (paper 000,
+//! real and virtual) and scatter / centralized gather (paper 001), from the `*-starts` encoders.
+//!
+//! Each optimum is certified by the encoder alone: every available backend finds a checked
+//! schedule at the value (`exact::decide`) and proves the model one step shorter infeasible, so no
+//! lower bound of `bounds` takes part. The values are the papers': CHAT-14 (unit-length ULA:
+//! S_opt = C), SG-4 (the FDF scatter optimum) and its time reversal for centralized gather.
+
+use super::common::checked as checked_length;
+use commsched::bounds::scatter_gather::fdf_length;
+use commsched::exact::{self, BackendKind, Decision, SolveOptions};
+use commsched::spec::io::{load_instance, parse_instance};
+use commsched::spec::{Instance, Message};
+use proptest::prelude::*;
+use std::path::PathBuf;
+
+fn paper_instance(file: &str) -> Instance {
+    load_instance(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("instances").join(file)).unwrap()
+}
+
+/// Asserts with `backend` alone that `t` is the optimum: a checked schedule of length ≤ `t`
+/// exists and none of length ≤ `t − 1`.
+fn assert_optimum(inst: &Instance, backend: BackendKind, t: u64) {
+    let options = SolveOptions::default();
+    match exact::decide(inst, backend, t, &options).unwrap() {
+        Decision::Feasible(checked) => {
+            assert_eq!(checked_length(inst, checked.schedule()), checked.length(), "{}", inst.name);
+            assert!(checked.length() <= t, "{} with {backend}: {} > {t}", inst.name, checked.length());
+        }
+        other => panic!("{} with {backend}: expected a schedule of length {t}, got {other:?}", inst.name),
+    }
+    assert_eq!(
+        exact::decide(inst, backend, t - 1, &options).unwrap(),
+        Decision::Infeasible,
+        "{} with {backend}: length {} should be impossible",
+        inst.name,
+        t - 1
+    );
+}
+
+/// (depth, length) of every message: its path's arcs and its flits, for [`fdf_length`].
+fn depths_and_lengths(messages: &[Message]) -> Vec<(u64, u64)> {
+    messages.iter().map(|m| (m.arcs.len() as u64, m.len)).collect()
+}
+
+/// A scatter or gather instance on `network` with lengths L_1..L_n, single-port, centralized.
+fn tree_instance(problem: &str, network: &str, lengths: &[u64]) -> Instance {
+    let text = format!(
+        "problem = \"{problem}\"\nnetwork = \"{network}\"\nlengths = {lengths:?}\n[model]\nkind = \"bufferless\"\nport = \"single\"\ngather = \"centralized\""
+    );
+    parse_instance(&text, "<test>", &format!("{problem}-{network}")).unwrap()
+}
+
+/// CHAT-14 (paper 000 §4.1, Theorem 4.4): on a unit-length ULA the virtual optimum S_opt equals
+/// the congestion C, the most messages over one arc; `ula8-sec41` has C = 4.
+#[test]
+fn chat_14_unit_ula_virtual_optimum_is_the_congestion() {
+    let inst = paper_instance("000/ula8-sec41.toml");
+    let messages = inst.messages().unwrap();
+    let congestion = (0..inst.network.arcs().len())
+        .map(|a| messages.iter().filter(|m| m.arcs.contains(&a)).map(|m| m.len).sum::<u64>())
+        .max()
+        .unwrap();
+    assert_eq!(congestion, 4);
+    for backend in BackendKind::available() {
+        assert_optimum(&inst, backend, congestion);
+    }
+}
+
+/// SG-4 (paper 001 §2, Theorem 1): Fig. 1(a)'s scatter optimum is the FDF length, 10.
+#[test]
+fn sg_4_fig_1a_scatter_optimum_is_fdf() {
+    let inst = paper_instance("001/scatter-fig1a.toml");
+    let fdf = fdf_length(depths_and_lengths(&inst.messages().unwrap()));
+    assert_eq!(fdf, 10);
+    for backend in BackendKind::available() {
+        assert_optimum(&inst, backend, fdf);
+    }
+}
+
+/// Centralized gather with Fig. 2's lengths (paper 001 §3; L = 2, 3, 0, 2, 1 on P_1..P_5): any
+/// start times, so the optimum is the time reversal of the FDF scatter, 8 = ΣL (the root
+/// receives one flit per step), three steps below the distributed Fig. 2 schedule's 11.
+#[test]
+fn centralized_gather_on_fig_2_lengths_is_the_reversed_fdf() {
+    let inst = tree_instance("gather", "path:6", &[2, 3, 0, 2, 1]);
+    let fdf = fdf_length(depths_and_lengths(&inst.messages().unwrap()));
+    assert_eq!(fdf, 8);
+    for backend in BackendKind::available() {
+        assert_optimum(&inst, backend, fdf);
+    }
+}
+
+/// Distributed gather (control messages) has no encoder, and says so.
+#[test]
+fn distributed_gather_is_refused_by_name() {
+    let err = exact::decide(
+        &paper_instance("001/gather-fig2.toml"),
+        BackendKind::Ilp,
+        11,
+        &SolveOptions::default(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("distributed gather"), "{err}");
+}
+
+fn tree_strategy(max: usize) -> impl Strategy<Value = Vec<usize>> {
+    prop::collection::vec(any::<prop::sample::Index>(), 1..max)
+        .prop_map(|ix| ix.iter().enumerate().map(|(i, x)| x.index(i + 1)).collect())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// SG-4 (paper 001 Theorem 1): on random trees of up to 8 nodes with lengths ≤ 3, the
+    /// encoder's certified single-port scatter optimum is the FDF length.
+    #[test]
+    fn sg_4_certified_scatter_optimum_is_fdf(parents in tree_strategy(8), seed in prop::collection::vec(0u64..4, 7)) {
+        let network = format!("tree:{}", parents.iter().map(ToString::to_string).collect::<Vec<_>>().join(","));
+        let lengths: Vec<u64> = (0..parents.len()).map(|i| seed[i]).collect();
+        prop_assume!(lengths.iter().any(|&l| l > 0));
+        let inst = tree_instance("scatter", &network, &lengths);
+        let fdf = fdf_length(depths_and_lengths(&inst.messages().unwrap()));
+        assert_optimum(&inst, BackendKind::Ilp, fdf);
+    }
+}
