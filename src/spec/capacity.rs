@@ -23,7 +23,15 @@ pub enum Capacity {
         /// Exponent in [0, 1].
         beta: f64,
     },
-    /// w(n) = ⌊n^(1 / log2 log2 n)⌋ (1 for n ≤ 4, where log log n ≤ 1).
+    /// Paper 002 Table 1's n^(1/log log n) (FT-21d), made a valid capacity: w(n) =
+    /// min(n, ⌊M^(1 / log2 log2 M)⌋) with M = max(n, 8), i.e. 1, 2, 3, 3, 4, 4, 4, 5, 6, 7, 8 for
+    /// n = 1, 2, 4, …, 1024 and 24 at n = 2^20.
+    ///
+    /// The paper's function is undefined at n = 2 (log log 2 = 0), equals 4 at n = 4 and falls
+    /// until n = 2^e ≈ 6.6 before it grows; evaluated literally (with 1 below n = 8) it gives
+    /// w(4) = 1, w(8) = 3 and breaks w(2n) ≤ 2w(n). Freezing the argument at its value for n = 8
+    /// (where the function has already passed its minimum, 3.71) and capping by n keeps the
+    /// growth the paper means and satisfies the doubling rule for every power of two up to 2^63.
     RootLogLog,
     /// Explicit values w(1), w(2), w(4), ...
     Table {
@@ -76,11 +84,9 @@ impl Capacity {
             Capacity::Power { beta } => (n as f64).powf(*beta),
             Capacity::ExpLogPower { beta } => 2f64.powf(lg.powf(*beta)),
             Capacity::RootLogLog => {
-                if lg <= 2.0 {
-                    1.0
-                } else {
-                    (n as f64).powf(1.0 / lg.log2())
-                }
+                // M^(1/log2 log2 M) = 2^(log2 M / log2 log2 M), with M = max(n, 8).
+                let m = lg.max(3.0);
+                2f64.powf(m / m.log2()).min(n.max(1) as f64)
             }
             Capacity::Table { values } => {
                 return values.get(n.max(1).ilog2() as usize).copied().unwrap_or(0);
@@ -146,5 +152,16 @@ mod tests {
         assert!(Capacity::Table { values: vec![1, 3] }.validate(2).is_err());
         assert!(Capacity::Table { values: vec![2, 1] }.validate(2).is_err());
         assert!(Capacity::Constant { value: 0 }.validate(4).is_err());
+    }
+
+    /// The rootloglog values quoted in its doc comment and docs/spec.md §4.3, and the doubling
+    /// rule w(n) ≤ w(2n) ≤ 2w(n) for every power of two up to 2^20 (`validate` walks them all).
+    #[test]
+    fn rootloglog_values_and_doubling_rule() {
+        let w: Vec<u64> = (0..=10).map(|k| Capacity::RootLogLog.w(1 << k)).collect();
+        assert_eq!(w, [1, 2, 3, 3, 4, 4, 4, 5, 6, 7, 8]);
+        assert_eq!(Capacity::RootLogLog.w(1 << 16), 16);
+        assert_eq!(Capacity::RootLogLog.w(1 << 20), 24);
+        assert_eq!(Capacity::RootLogLog.validate(1 << 20), Ok(()));
     }
 }
