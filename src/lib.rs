@@ -38,6 +38,7 @@ pub mod compare;
 pub mod error;
 pub mod exact;
 pub mod heuristics;
+pub mod proof;
 pub mod spec;
 
 pub use error::{Error, InputError, Result};

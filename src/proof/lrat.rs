@@ -1,0 +1,218 @@
+//! DIMACS CNF and ASCII LRAT, and the LRAT check.
+//!
+//! A CNF's clauses carry the ids 1..=m in file order. An LRAT line is either an addition
+//! `ID LIT* 0 HINT* 0`, where every hint is the id of a clause already present, or a deletion
+//! `ID d ID* 0`. An addition is accepted when assuming the negation of its literals and
+//! visiting its hints in order, each hint clause is unit (one literal left, which is then
+//! assigned) until one is falsified outright: reverse unit propagation restricted to the listed
+//! antecedents. Negative hints (RAT steps) are not accepted: the proof must be RUP only. The
+//! proof is valid when every line checks and one of them adds the empty clause.
+
+use std::collections::HashMap;
+use thiserror::Error;
+
+/// Why a CNF or a proof is rejected; `line` counts from 1 in the file named.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum ProofError {
+    /// The DIMACS text is malformed.
+    #[error("cnf line {line}: {reason}")]
+    Cnf {
+        /// The line.
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The LRAT text is malformed or a step does not check.
+    #[error("proof line {line}: {reason}")]
+    Step {
+        /// The line.
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// Every step checks, but none derives the empty clause (e.g. a truncated proof).
+    #[error("proof never derives the empty clause")]
+    NoEmptyClause,
+}
+
+/// A DIMACS CNF: its declared variable count and its clauses (ids 1..=len in order).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cnf {
+    /// Variables 1..=vars.
+    pub vars: u32,
+    /// The clauses, as non-zero DIMACS literals.
+    pub clauses: Vec<Vec<i32>>,
+}
+
+impl Cnf {
+    /// Parses DIMACS text (`c` comments, one `p cnf V C` header, clauses ending in 0).
+    pub fn parse(text: &str) -> Result<Cnf, ProofError> {
+        let mut header: Option<(u32, usize)> = None;
+        let mut clauses = Vec::new();
+        let mut current = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let line_no = i + 1;
+            let err = |reason: String| ProofError::Cnf { line: line_no, reason };
+            let trimmed = line.trim();
+            if trimmed.is_empty() || trimmed.starts_with('c') {
+                continue;
+            }
+            if let Some(rest) = trimmed.strip_prefix("p cnf") {
+                let nums: Vec<&str> = rest.split_whitespace().collect();
+                let [v, c] = nums[..] else { return Err(err("header is not 'p cnf V C'".into())) };
+                let v = v.parse().map_err(|_| err(format!("variable count '{v}'")))?;
+                let c = c.parse().map_err(|_| err(format!("clause count '{c}'")))?;
+                header = Some((v, c));
+                continue;
+            }
+            let Some((vars, _)) = header else { return Err(err("clause before the 'p cnf' header".into())) };
+            for token in trimmed.split_whitespace() {
+                let lit: i32 = token.parse().map_err(|_| err(format!("literal '{token}'")))?;
+                if lit == 0 {
+                    clauses.push(std::mem::take(&mut current));
+                } else if lit.unsigned_abs() > vars {
+                    return Err(err(format!("literal {lit} beyond {vars} variables")));
+                } else {
+                    current.push(lit);
+                }
+            }
+        }
+        let (vars, count) = header.ok_or(ProofError::Cnf { line: 0, reason: "no 'p cnf' header".into() })?;
+        if !current.is_empty() || clauses.len() != count {
+            let reason = format!(
+                "header says {count} clauses, found {} (last unterminated: {})",
+                clauses.len(),
+                !current.is_empty()
+            );
+            return Err(ProofError::Cnf { line: text.lines().count(), reason });
+        }
+        Ok(Cnf { vars, clauses })
+    }
+}
+
+/// Checks an ASCII LRAT proof of the unsatisfiability of `cnf`.
+pub fn check(cnf: &Cnf, proof: &str) -> Result<(), ProofError> {
+    let mut db: HashMap<i64, Vec<i32>> =
+        cnf.clauses.iter().cloned().enumerate().map(|(i, c)| (i as i64 + 1, c)).collect();
+    // Assignment per variable: 0 unassigned, 1 true, -1 false; reset after each step.
+    let mut value = vec![0i8; cnf.vars as usize + 1];
+    for (i, line) in proof.lines().enumerate() {
+        let line_no = i + 1;
+        let err = |reason: String| ProofError::Step { line: line_no, reason };
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('c') {
+            continue;
+        }
+        let mut tokens = trimmed.split_whitespace();
+        let id: i64 = tokens.next().and_then(|t| t.parse().ok()).ok_or_else(|| err("no clause id".into()))?;
+        let rest: Vec<&str> = tokens.collect();
+        if rest.first() == Some(&"d") {
+            for t in &rest[1..] {
+                let d: i64 = t.parse().map_err(|_| err(format!("deleted id '{t}'")))?;
+                if d != 0 && db.remove(&d).is_none() {
+                    return Err(err(format!("deletes clause {d}, which is not present")));
+                }
+            }
+            continue;
+        }
+        let numbers: Vec<i64> = rest
+            .iter()
+            .map(|t| t.parse().map_err(|_| err(format!("number '{t}'"))))
+            .collect::<Result<_, _>>()?;
+        let split =
+            numbers.iter().position(|&n| n == 0).ok_or_else(|| err("clause not terminated by 0".into()))?;
+        let (lits, hints) = (&numbers[..split], &numbers[split + 1..]);
+        let Some((&0, hints)) = hints.split_last() else {
+            return Err(err("hints not terminated by 0".into()));
+        };
+        if db.contains_key(&id) {
+            return Err(err(format!("clause id {id} is already present")));
+        }
+        let clause: Vec<i32> = lits
+            .iter()
+            .map(|&l| {
+                i32::try_from(l)
+                    .ok()
+                    .filter(|l| l.unsigned_abs() <= cnf.vars)
+                    .ok_or_else(|| err(format!("literal {l} out of range")))
+            })
+            .collect::<Result<_, _>>()?;
+        let outcome = rup(&db, &clause, hints, &mut value);
+        value.iter_mut().for_each(|v| *v = 0);
+        outcome.map_err(err)?;
+        if clause.is_empty() {
+            return Ok(());
+        }
+        db.insert(id, clause);
+    }
+    Err(ProofError::NoEmptyClause)
+}
+
+/// Reverse unit propagation of `clause` over exactly the hint clauses, in order.
+fn rup(db: &HashMap<i64, Vec<i32>>, clause: &[i32], hints: &[i64], value: &mut [i8]) -> Result<(), String> {
+    let val = |value: &[i8], lit: i32| value[lit.unsigned_abs() as usize] * lit.signum() as i8;
+    for &lit in clause {
+        value[lit.unsigned_abs() as usize] = -(lit.signum() as i8);
+    }
+    for &hint in hints {
+        if hint < 0 {
+            return Err(format!("RAT hint {hint}: only RUP steps are accepted"));
+        }
+        let antecedent = db.get(&hint).ok_or_else(|| format!("hint {hint} is not a present clause"))?;
+        let mut open = antecedent.iter().filter(|&&l| val(value, l) >= 0);
+        match (open.next(), open.next()) {
+            (None, _) => return Ok(()),
+            (Some(&l), None) if val(value, l) == 0 => value[l.unsigned_abs() as usize] = l.signum() as i8,
+            _ => return Err(format!("hint {hint} is neither unit nor falsified")),
+        }
+    }
+    Err("hints end without a conflict".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// All four clauses over two variables: unsatisfiable.
+    const CNF: &str = "c all of a, b\np cnf 2 4\n1 2 0\n1 -2 0\n-1 2 0\n-1 -2 0\n";
+    /// Derives (a) from 1, 2, then the empty clause from (a), 3, 4.
+    const PROOF: &str = "5 1 0 1 2 0\n5 d 1 2 0\n6 0 5 3 4 0\n";
+
+    fn verdict(cnf: &str, proof: &str) -> Result<(), ProofError> {
+        check(&Cnf::parse(cnf).unwrap(), proof)
+    }
+
+    #[test]
+    fn accepts_a_valid_proof() {
+        assert_eq!(verdict(CNF, PROOF), Ok(()));
+    }
+
+    #[test]
+    fn rejects_a_dropped_step() {
+        let e = verdict(CNF, "6 0 5 3 4 0\n").unwrap_err();
+        assert_eq!(e, ProofError::Step { line: 1, reason: "hint 5 is not a present clause".into() });
+    }
+
+    #[test]
+    fn rejects_a_wrong_antecedent() {
+        assert!(matches!(verdict(CNF, "5 1 0 1 3 0\n6 0 5 3 4 0\n"), Err(ProofError::Step { line: 1, .. })));
+    }
+
+    #[test]
+    fn rejects_a_truncated_proof() {
+        assert_eq!(verdict(CNF, "5 1 0 1 2 0\n"), Err(ProofError::NoEmptyClause));
+        assert!(matches!(verdict(CNF, "5 1 0 1 2"), Err(ProofError::Step { line: 1, .. })));
+    }
+
+    #[test]
+    fn rejects_a_proof_for_another_cnf() {
+        let other = "p cnf 2 4\n1 2 0\n-1 -2 0\n-1 2 0\n1 -2 0\n";
+        assert!(verdict(other, PROOF).is_err());
+    }
+
+    #[test]
+    fn rejects_malformed_cnf() {
+        assert!(matches!(Cnf::parse("p cnf 2 1\n1 3 0\n"), Err(ProofError::Cnf { line: 2, .. })));
+        assert!(matches!(Cnf::parse("p cnf 2 2\n1 2 0\n"), Err(ProofError::Cnf { .. })));
+    }
+}
