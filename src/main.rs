@@ -17,6 +17,12 @@ fn main() -> ExitCode {
     };
     match cli::run(cli) {
         Ok(code) => ExitCode::from(code),
+        // A closed stdout (`commsched report | head -1`) ends the program quietly.
+        Err(commsched::error::Error::Io { source, .. })
+            if source.kind() == std::io::ErrorKind::BrokenPipe =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("commsched: error: {e}");
             ExitCode::from(2)

@@ -10,6 +10,16 @@ pub struct Cli {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text, global = true)]
     pub format: Format,
+    /// Size guard: refuse networks with more nodes than this (docs/spec.md §5.3).
+    #[arg(long, global = true, default_value_t = commsched::spec::limits::DEFAULT_MAX_NODES)]
+    pub max_nodes: u64,
+    /// Size guard: refuse instances with more items (packets, pieces) than this.
+    #[arg(long, global = true, default_value_t = commsched::spec::limits::DEFAULT_MAX_ITEMS)]
+    pub max_items: u64,
+    /// Size guard: refuse instances whose schedules may need more packet hops than this (an
+    /// explicit schedule costs about 64 bytes per hop; `bench` skips such sizes instead).
+    #[arg(long, global = true, default_value_t = commsched::spec::limits::DEFAULT_MAX_EVENTS)]
+    pub max_events: u64,
     /// The subcommand.
     #[command(subcommand)]
     pub command: Command,
@@ -44,6 +54,9 @@ pub enum Command {
         instance: PathBuf,
         /// Schedule file (JSON).
         schedule: PathBuf,
+        /// Print at most this many violations, then how many were left out.
+        #[arg(long, default_value_t = 100)]
+        max_violations: usize,
     },
     /// Print every lower bound of an instance.
     Bounds {
@@ -107,14 +120,11 @@ pub enum Command {
     /// List the methods for every problem.
     List,
     /// Measure checker throughput and generate-and-check times; prints a table.
+    /// Sizes whose total exchange needs more packet hops than `--max-events` are skipped.
     Bench {
         /// Sizes n of path(n) and ring(n).
         #[arg(long, value_delimiter = ',', default_value = "64,128,256,512,1024")]
         sizes: Vec<usize>,
-        /// Skip sizes whose schedules would hold more packet hops than this (an explicit
-        /// schedule costs about 64 bytes per hop: path:1024 has 358 million).
-        #[arg(long, default_value_t = 60_000_000)]
-        max_events: u64,
     },
 }
 
@@ -122,8 +132,8 @@ pub enum Command {
 #[derive(Debug, Clone, Args)]
 pub struct Limits {
     /// Give up after this many seconds and report bounds.
-    #[arg(long, default_value_t = 60.0)]
-    pub timeout: f64,
+    #[arg(long, default_value = "60")]
+    pub timeout: String,
     /// Size guard: refuse exact models with more variables than this.
     #[arg(long, default_value_t = 200_000)]
     pub max_vars: usize,

@@ -19,7 +19,8 @@ use commsched::spec::io::{
     instance_files, instance_to_toml, load_instance, load_schedule, paper_schedule_file, parse_instance,
     schedule_to_json,
 };
-use commsched::spec::{Instance, ProblemKind};
+use commsched::spec::limits::Resource;
+use commsched::spec::{Family, Instance, Model, ProblemKind};
 use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -40,8 +41,10 @@ pub struct Summary {
     pub length: Option<u64>,
     /// Whether the schedule passed the checker.
     pub admissible: bool,
-    /// Every violation, as contract text.
+    /// The violations, as contract text (`check`: at most `--max-violations`).
     pub violations: Vec<String>,
+    /// How many violations `violations` leaves out.
+    pub violations_omitted: usize,
     /// The best lower bound.
     pub lower_bound: Option<u64>,
     /// Upper bound when only bounds are known.
@@ -65,6 +68,7 @@ impl Summary {
             length: answer.length,
             admissible: answer.length.is_some() || answer.upper_bound.is_some(),
             violations: answer.violations.clone(),
+            violations_omitted: 0,
             lower_bound: answer.lower_bound,
             upper_bound: answer.upper_bound,
             certified: answer.certificate.is_some(),
@@ -79,8 +83,17 @@ impl Summary {
 pub fn run(cli: Cli) -> Result<u8> {
     let mut out = std::io::stdout().lock();
     let format = cli.format;
+    for (resource, limit) in [
+        (Resource::Nodes, cli.max_nodes),
+        (Resource::Items, cli.max_items),
+        (Resource::Events, cli.max_events),
+    ] {
+        resource.set_limit(limit);
+    }
     match cli.command {
-        Command::Check { instance, schedule } => check(&instance, &schedule, format, &mut out),
+        Command::Check { instance, schedule, max_violations } => {
+            check(&instance, &schedule, max_violations, format, &mut out)
+        }
         Command::Bounds { instance } => bounds_cmd(&instance, format, &mut out),
         Command::Solve { instance, method, limits, out: file } => {
             solve(&instance, &method, &limits, file.as_deref(), format, &mut out)
@@ -97,7 +110,7 @@ pub fn run(cli: Cli) -> Result<u8> {
             report_cmd(&paths, dir.as_deref(), (!no_exact).then_some(backend), &limits, format, &mut out)
         }
         Command::List => list(&mut out),
-        Command::Bench { sizes, max_events } => bench::run(&sizes, max_events, &mut out),
+        Command::Bench { sizes } => bench::run(&sizes, cli.max_events, &mut out),
     }
 }
 
@@ -112,19 +125,20 @@ fn backend(b: BackendArg) -> BackendKind {
     }
 }
 
+/// The longest `--timeout` accepted, in seconds (about 115 days).
+const MAX_TIMEOUT: f64 = 1e7;
+
 fn solve_options(limits: &Limits) -> Result<SolveOptions> {
-    if !(limits.timeout.is_finite() && limits.timeout > 0.0) {
-        return Err(InputError::new(
-            "<flags>",
-            "--timeout",
-            format!("{} is not a positive number of seconds", limits.timeout),
-        )
-        .into());
-    }
-    Ok(SolveOptions {
-        timeout: Some(Duration::from_secs_f64(limits.timeout)),
-        max_variables: limits.max_vars,
-    })
+    let typed = &limits.timeout;
+    let seconds =
+        typed.trim().parse::<f64>().ok().filter(|t| *t > 0.0 && *t <= MAX_TIMEOUT).ok_or_else(|| {
+            InputError::new(
+                "<flags>",
+                "--timeout",
+                format!("`{typed}` is not a number of seconds in (0, {MAX_TIMEOUT:e}]"),
+            )
+        })?;
+    Ok(SolveOptions { timeout: Some(Duration::from_secs_f64(seconds)), max_variables: limits.max_vars })
 }
 
 fn print_summary(s: &Summary, format: Format, out: &mut dyn Write) -> Result<()> {
@@ -134,7 +148,7 @@ fn print_summary(s: &Summary, format: Format, out: &mut dyn Write) -> Result<()>
             let mut t = format!("{}: {} ", s.instance, s.method);
             match s.status.as_str() {
                 "inadmissible" => {
-                    let n = s.violations.len();
+                    let n = s.violations.len() + s.violations_omitted;
                     t += &format!("inadmissible, {n} violation{}\n", if n == 1 { "" } else { "s" });
                 }
                 "bounds" if s.length.is_none() => {
@@ -157,6 +171,9 @@ fn print_summary(s: &Summary, format: Format, out: &mut dyn Write) -> Result<()>
             for v in &s.violations {
                 t += &format!("  {v}\n");
             }
+            if s.violations_omitted > 0 {
+                t += &format!("  ... and {} more (raise --max-violations)\n", s.violations_omitted);
+            }
             for b in &s.bounds {
                 t += &format!("  lower bound {:<28} {:>6}  {}\n", b.name, b.value, b.claim.unwrap_or(""));
             }
@@ -174,7 +191,13 @@ fn in_file(file: &Path) -> impl Fn(Error) -> Error + '_ {
     }
 }
 
-fn check(instance: &Path, schedule: &Path, format: Format, out: &mut dyn Write) -> Result<u8> {
+fn check(
+    instance: &Path,
+    schedule: &Path,
+    max_violations: usize,
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<u8> {
     let inst = load_instance(instance)?;
     let sched = load_schedule(schedule, &inst)?;
     let bounds = bounds::lower_bounds(&inst);
@@ -197,7 +220,9 @@ fn check(instance: &Path, schedule: &Path, format: Format, out: &mut dyn Write) 
         }
         Err((_, violations)) => answer.violations = violations.iter().map(ToString::to_string).collect(),
     }
-    let s = Summary::new(&inst.name, "check", &answer, Vec::new());
+    let mut s = Summary::new(&inst.name, "check", &answer, Vec::new());
+    s.violations_omitted = s.violations.len().saturating_sub(max_violations);
+    s.violations.truncate(max_violations);
     print_summary(&s, format, out)?;
     Ok(if s.admissible { 0 } else { 1 })
 }
@@ -275,6 +300,7 @@ fn export(
     let single = paths.len() == 1 && paths[0].is_file();
     for (root, file) in instance_files(paths)? {
         let inst = load_instance(&file)?;
+        inst.guard_events().map_err(|e| Error::Input(e.in_file(file.display().to_string())))?;
         let skip = |out: &mut dyn Write, e: &Error| {
             writeln!(out, "skipped {}: {e}", file.display()).map_err(io_err("<stdout>"))
         };
@@ -334,6 +360,14 @@ pub fn generate(g: &GenArgs) -> Result<Instance> {
     t.insert("problem".into(), g.problem.clone().into());
     t.insert("network".into(), g.network.clone().into());
     if let Some(tie) = &g.ring_tie {
+        if !["clockwise", "counterclockwise", "alternating"].contains(&tie.as_str()) {
+            return Err(InputError::new(
+                "<flags>",
+                "--ring-tie",
+                format!("`{tie}` is not clockwise, counterclockwise or alternating"),
+            )
+            .into());
+        }
         t.insert("ring_tie".into(), tie.clone().into());
     }
     if !g.lengths.is_empty() {
@@ -384,7 +418,61 @@ pub fn generate(g: &GenArgs) -> Result<Instance> {
         t.insert("model".into(), toml::Value::Table(model));
     }
     let text = toml::to_string(&t).expect("a table serialises");
-    Ok(parse_instance(&text, "<flags>", &name)?)
+    let inst = parse_instance(&text, "<flags>", &name).map_err(|mut e| {
+        e.field = flag_of(&e.field);
+        e
+    })?;
+    refuse_inapplicable(g, &inst)?;
+    Ok(inst)
+}
+
+/// The `gen` flag that set an instance field (`model.capacity` → `--capacity`).
+fn flag_of(field: &str) -> String {
+    let key = field.strip_prefix("model.").unwrap_or(field);
+    let key = key.split('[').next().unwrap_or(key);
+    match key {
+        "" => String::new(),
+        "problem" => "PROBLEM".into(),
+        "gather" => "--distributed".into(),
+        key => format!("--{}", key.replace('_', "-")),
+    }
+}
+
+/// Refuses a `gen` flag the generated instance would silently ignore, naming the flag.
+fn refuse_inapplicable(g: &GenArgs, inst: &Instance) -> Result<()> {
+    let bufferless = matches!(inst.model, Model::Bufferless { .. });
+    let store_forward = matches!(inst.model, Model::StoreForward { .. });
+    let fat_tree = matches!(inst.model, Model::FatTree { .. });
+    let kind = inst.problem.kind();
+    let flags = [
+        ("--rule", g.rule.is_some(), store_forward),
+        ("--packet", g.packet.is_some(), store_forward),
+        ("--port", g.port.is_some(), bufferless),
+        ("--virtual", g.r#virtual, bufferless),
+        ("--distributed", g.distributed, kind == ProblemKind::Gather),
+        ("--capacity", g.capacity.is_some(), fat_tree),
+        ("--rounds", g.rounds, fat_tree),
+        (
+            "--ring-tie",
+            g.ring_tie.is_some(),
+            matches!(inst.network.family(), Family::Ring(_) | Family::URing(_)),
+        ),
+        ("--lengths", !g.lengths.is_empty(), matches!(kind, ProblemKind::Scatter | ProblemKind::Gather)),
+        ("--messages", !g.messages.is_empty(), kind == ProblemKind::Chatting),
+    ];
+    match flags.iter().find(|(_, given, applies)| *given && !applies) {
+        Some((flag, ..)) => Err(InputError::new(
+            "<flags>",
+            *flag,
+            format!(
+                "does not apply to {kind} on `{}` in model `{}`",
+                inst.network.spec_string(),
+                inst.model.name()
+            ),
+        )
+        .into()),
+        None => Ok(()),
+    }
 }
 
 fn report_cmd(
@@ -410,7 +498,10 @@ fn report_cmd(
             Some(p) => Some((p.display().to_string(), load_schedule(&p, &inst)?)),
             None => None,
         };
-        reports.push(assess(&inst, paper.as_ref().map(|(f, s)| (f.as_str(), s.clone())), &options)?);
+        reports.push(
+            assess(&inst, paper.as_ref().map(|(f, s)| (f.as_str(), s.clone())), &options)
+                .map_err(in_file(&file))?,
+        );
     }
     let write = |format: Format, w: &mut dyn Write| -> std::io::Result<()> {
         match format {

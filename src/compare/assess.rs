@@ -212,6 +212,10 @@ pub fn assess(
     paper: Option<(&str, Schedule)>,
     options: &AssessOptions,
 ) -> crate::Result<Assessment> {
+    instance.guard_events()?;
+    // The timeout bounds the whole pipeline: bounds, algorithms and the exact search share it.
+    let start = Instant::now();
+    let out_of_time = || options.solve.timeout.is_some_and(|t| start.elapsed() >= t);
     let lower_bounds = bounds::lower_bounds(instance);
     let lower_bound = bounds::strongest(&lower_bounds).cloned();
     let paper_schedule = paper.map(|(file, schedule)| {
@@ -227,13 +231,20 @@ pub fn assess(
             vec![m]
         }
     };
-    let algorithms: Vec<AlgorithmRun> =
-        methods.into_iter().map(|m| run_algorithm(instance, m, lower_bound.as_ref())).collect();
+    let algorithms: Vec<AlgorithmRun> = methods
+        .into_iter()
+        .take_while(|_| !out_of_time())
+        .map(|m| run_algorithm(instance, m, lower_bound.as_ref()))
+        .collect();
     let incumbent = algorithms.iter().filter_map(|a| a.checked.as_ref()).min_by_key(|c| c.length()).cloned();
     let (exact, exact_best) = match options.exact {
         Some(backend) => {
+            let solve = SolveOptions {
+                timeout: options.solve.timeout.map(|t| t.saturating_sub(start.elapsed())),
+                ..options.solve.clone()
+            };
             let start = Instant::now();
-            let result = exact::solve(instance, backend, &options.solve, &lower_bounds, incumbent.clone());
+            let result = exact::solve(instance, backend, &solve, &lower_bounds, incumbent.clone());
             let (answer, best) = match result {
                 Ok(Outcome::Optimal { checked, certificate }) => {
                     (ExactAnswer::Optimal { optimum: checked.length(), certificate }, Some(checked))

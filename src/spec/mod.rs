@@ -3,6 +3,7 @@
 pub mod applicability;
 pub mod capacity;
 pub mod io;
+pub mod limits;
 pub mod model;
 pub mod network;
 pub mod problem;

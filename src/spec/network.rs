@@ -1,6 +1,7 @@
 //! Networks (SPEC §2): the built-in families with their fixed node numbering, the atlas of
 //! designated paths (paper 000 §2.1) and forward levels (paper 000 §3.4).
 
+use super::limits::Resource;
 use crate::error::InputError;
 use std::collections::HashMap;
 use std::fmt;
@@ -133,6 +134,14 @@ impl PartialEq for Network {
 impl Network {
     /// Builds a network of a family. Errors name the reason (the caller adds file and field).
     pub fn new(family: Family) -> Result<Self, String> {
+        let nodes = match &family {
+            Family::Ula(n) | Family::Path(n) | Family::Ring(n) | Family::URing(n) => Some(*n as u64),
+            Family::Mesh(r, c) | Family::Torus(r, c) => (*r as u64).checked_mul(*c as u64),
+            Family::Esm(n) => (*n as u64).checked_mul(*n as u64),
+            Family::Tree(parent) => Some(parent.len() as u64),
+            Family::FatTree(n) | Family::Graph(n) => Some(*n as u64),
+        };
+        Resource::Nodes.guard(nodes, "the network")?;
         let mut arcs = Vec::new();
         let both = |arcs: &mut Vec<(Node, Node)>, u, v| {
             arcs.push((u, v));

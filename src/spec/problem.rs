@@ -1,5 +1,6 @@
 //! Problems (SPEC §3) and instances: a network, a problem and a model, validated together.
 
+use super::limits::Resource;
 use super::model::{Mode, Model};
 use super::network::{Family, Network, Node, RingTie};
 use crate::error::InputError;
@@ -234,6 +235,9 @@ impl Instance {
     fn validate(&self, file: &str) -> Result<(), InputError> {
         let err = |field: &str, reason: String| Err(InputError::new(file, field, reason));
         let n = self.network.len();
+        Resource::Items
+            .guard(self.item_count(), "the instance")
+            .map_err(|r| InputError::new(file, "network", r))?;
         let fat = matches!(self.network.family(), Family::FatTree(_));
         match (&self.problem, &self.model) {
             (Problem::Chatting(_) | Problem::Scatter(_) | Problem::Gather(_), Model::Bufferless { .. }) => {}
@@ -321,6 +325,38 @@ impl Instance {
             _ => {}
         }
         Ok(())
+    }
+
+    /// The items the instance moves (total-exchange packets, gossip pieces, messages, scatter
+    /// and gather destinations, fat-tree processors); None beyond u64.
+    fn item_count(&self) -> Option<u64> {
+        let n = self.network.len() as u64;
+        match &self.problem {
+            Problem::TotalExchange(None) | Problem::Gossip => n.checked_mul(n.saturating_sub(1)),
+            Problem::TotalExchange(Some(d)) => Some(d.iter().flatten().filter(|&&x| x).count() as u64),
+            Problem::Chatting(m) => Some(m.len() as u64),
+            _ => Some(n),
+        }
+    }
+
+    /// Refuses an instance whose schedules could need more packet hops than
+    /// [`Resource::Events`] allows, before any algorithm or model allocates them: items ×
+    /// the network's diameter (a total exchange's hops), or items (gossip copies each piece
+    /// once per node).
+    pub fn guard_events(&self) -> Result<(), InputError> {
+        let diameter = match *self.network.family() {
+            Family::Ring(k) => k / 2,
+            Family::Mesh(r, c) => r + c - 2,
+            Family::Torus(r, c) => r / 2 + c / 2,
+            Family::Esm(k) => 2 * (k - 1),
+            Family::FatTree(k) => 2 * k.ilog2() as usize,
+            _ => self.network.len() - 1,
+        } as u64;
+        let events = match self.problem {
+            Problem::TotalExchange(_) => self.item_count().and_then(|i| i.checked_mul(diameter)),
+            _ => self.item_count(),
+        };
+        Resource::Events.guard(events, "a schedule of this instance").map_err(|r| InputError::new("", "", r))
     }
 
     /// Bufferless messages resolved to paths (null messages omitted). Errors (field

@@ -167,3 +167,93 @@ fn list_names_the_papers_algorithms() {
         assert!(stdout.contains(name), "{name} missing from:\n{stdout}");
     }
 }
+
+#[test]
+fn hostile_sizes_and_options_get_exit_2_and_one_line_naming_what_was_typed() {
+    let ring5 = format!("{}/instances/004/ring5.toml", env!("CARGO_MANIFEST_DIR"));
+    let cases: [(&str, Vec<&str>); 12] = [
+        ("cli_error_timeout_1e20", vec!["solve", &ring5, "--method", "exact", "--timeout", "1e20"]),
+        (
+            "cli_error_timeout_u64_max",
+            vec!["solve", &ring5, "--method", "exact", "--timeout", "18446744073709551615"],
+        ),
+        ("cli_error_report_timeout", vec!["report", "--timeout", "1e20"]),
+        ("cli_error_nodes_path", vec!["gen", "total-exchange", "--network", "path:100000000"]),
+        ("cli_error_nodes_mesh", vec!["gen", "total-exchange", "--network", "mesh:99999x99999"]),
+        ("cli_error_nodes_ring", vec!["gen", "total-exchange", "--network", "ring:99999999"]),
+        ("cli_error_nodes_esm", vec!["gen", "chatting", "--network", "esm:100000", "--messages", "0-1:1"]),
+        ("cli_error_items", vec!["gen", "total-exchange", "--network", "path:5000"]),
+        (
+            "cli_error_gen_capacity_on_ring",
+            vec!["gen", "total-exchange", "--network", "ring:6", "--capacity", "const:2"],
+        ),
+        (
+            "cli_error_gen_port_on_sf",
+            vec!["gen", "total-exchange", "--network", "ring:6", "--port", "single"],
+        ),
+        (
+            "cli_error_gen_ring_tie",
+            vec!["gen", "total-exchange", "--network", "ring:6", "--ring-tie", "bogus"],
+        ),
+        ("cli_error_events", vec!["--max-events", "10", "solve", &ring5, "--method", "furthest-first"]),
+    ];
+    for (name, args) in cases {
+        snapshot!(name, error_line(&args));
+    }
+    // The limits are overrides, not walls: raised, the same sizes go through.
+    let (code, stdout, _) =
+        run(&["--max-items", "30000000", "gen", "total-exchange", "--network", "path:5000"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("path:5000"), "{stdout}");
+}
+
+#[test]
+fn export_uses_the_same_size_guard_as_solve() {
+    let ring5 = format!("{}/instances/004/ring5.toml", env!("CARGO_MANIFEST_DIR"));
+    let dir = std::env::temp_dir().join(format!("commsched-guard-{}", std::process::id()));
+    let line = error_line(&["--max-events", "10", "export", &ring5, "--out", &dir.display().to_string()]);
+    assert!(line.contains("ring5.toml") && line.contains("--max-events"), "{line}");
+    assert!(!dir.exists(), "nothing is written");
+}
+
+#[test]
+fn check_prints_at_most_max_violations_and_counts_the_rest() {
+    // 1000 hops of a token path:3 does not have: 1000 violations.
+    let hop = r#"[{"from": 0, "to": 1, "tokens": [99]}]"#;
+    let steps = vec![hop; 1000].join(",");
+    let file = std::env::temp_dir().join(format!("commsched-many-{}.json", std::process::id()));
+    std::fs::write(
+        &file,
+        format!(r#"{{"problem": "total-exchange", "model": "store-forward", "steps": [{steps}]}}"#),
+    )
+    .unwrap();
+    let f = file.display().to_string();
+    let (code, stdout, _) = run(&["check", &data("path3.toml"), &f]);
+    assert_eq!(code, 1);
+    assert!(stdout.starts_with("path3: check inadmissible, "), "{stdout}");
+    let listed = stdout.lines().filter(|l| l.starts_with("  ") && !l.contains("more")).count();
+    assert_eq!(listed, 100, "the default --max-violations");
+    let total: usize = stdout.split(", ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!(stdout.contains(&format!("  ... and {} more (raise --max-violations)", total - 100)), "{stdout}");
+    let (code, v) = json(&["check", &data("path3.toml"), &f, "--max-violations", "3"]);
+    let _ = std::fs::remove_file(&file);
+    assert_eq!(code, 1);
+    assert_eq!(v["violations"].as_array().unwrap().len(), 3);
+    assert_eq!(v["violations_omitted"].as_u64().unwrap() as usize, total - 3);
+}
+
+#[test]
+fn a_closed_stdout_ends_the_program_quietly() {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_commsched"))
+        .args(["report", "--no-exact"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    drop(child.stdout.take()); // the reader goes away before the report is written
+    let out = child.wait_with_output().expect("it ends");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}

@@ -1,0 +1,77 @@
+//! Size guards (docs/spec.md §5.3): one limit per resource, checked before anything of that
+//! size is allocated, so a hostile size is refused with one line instead of exhausting memory.
+//! The CLI raises or lowers them with `--max-nodes`, `--max-items` and `--max-events`.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Default limit on the nodes of a network (`ring:N`, `mesh:RxC`, `esm:N` has N² nodes).
+pub const DEFAULT_MAX_NODES: u64 = 100_000;
+/// Default limit on the items of an instance (total-exchange packets, gossip pieces): 2^20,
+/// enough for total exchange on `path:1024`.
+pub const DEFAULT_MAX_ITEMS: u64 = 1 << 20;
+/// Default limit on the packet hops an algorithm may emit (items × the network's diameter, an
+/// upper bound of what a total exchange needs): an explicit schedule costs about 64 bytes a hop.
+pub const DEFAULT_MAX_EVENTS: u64 = 60_000_000;
+
+static MAX_NODES: AtomicU64 = AtomicU64::new(DEFAULT_MAX_NODES);
+static MAX_ITEMS: AtomicU64 = AtomicU64::new(DEFAULT_MAX_ITEMS);
+static MAX_EVENTS: AtomicU64 = AtomicU64::new(DEFAULT_MAX_EVENTS);
+
+/// The resources the guards count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Resource {
+    /// Nodes of a network.
+    Nodes,
+    /// Items (packets, pieces) of an instance.
+    Items,
+    /// Packet hops of a schedule.
+    Events,
+}
+
+impl Resource {
+    fn cell(self) -> &'static AtomicU64 {
+        match self {
+            Resource::Nodes => &MAX_NODES,
+            Resource::Items => &MAX_ITEMS,
+            Resource::Events => &MAX_EVENTS,
+        }
+    }
+
+    /// The flag that overrides the limit.
+    pub fn flag(self) -> &'static str {
+        match self {
+            Resource::Nodes => "--max-nodes",
+            Resource::Items => "--max-items",
+            Resource::Events => "--max-events",
+        }
+    }
+
+    /// The current limit.
+    pub fn limit(self) -> u64 {
+        self.cell().load(Ordering::Relaxed)
+    }
+
+    /// Sets the limit (process-wide; the CLI sets it once from its flags).
+    pub fn set_limit(self, value: u64) {
+        self.cell().store(value, Ordering::Relaxed);
+    }
+
+    /// Refuses `count` (None: beyond u64) of this resource above the limit; the reason names
+    /// the count, the limit and the flag that raises it.
+    pub fn guard(self, count: Option<u64>, what: &str) -> Result<(), String> {
+        let limit = self.limit();
+        match count {
+            Some(c) if c <= limit => Ok(()),
+            _ => Err(format!(
+                "{what} has {} {}, more than the limit {limit} (raise it with {})",
+                count.map_or_else(|| "over 2^64".to_string(), |c| c.to_string()),
+                match self {
+                    Resource::Nodes => "nodes",
+                    Resource::Items => "items",
+                    Resource::Events => "packet hops at most",
+                },
+                self.flag()
+            )),
+        }
+    }
+}
