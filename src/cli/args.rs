@@ -30,7 +30,7 @@ pub struct Cli {
 pub enum Format {
     /// Human-readable text.
     Text,
-    /// One JSON object (a JSON array of reports for `report`).
+    /// One JSON object.
     Json,
     /// A Markdown table (`report` only; other commands print text).
     Markdown,
@@ -104,9 +104,12 @@ pub enum Command {
     Report {
         /// Instance files or directories (default: instances/).
         paths: Vec<PathBuf>,
-        /// Write report.txt, report.md and report.json into this directory.
+        /// Write report.txt, report.md, report.json and report.csv into this directory.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Assess this many instances in parallel (results stay in input order).
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
         /// Exact backend, or skip the exact layer with --no-exact.
         #[arg(long, value_enum, default_value_t = BackendArg::Ilp)]
         backend: BackendArg,

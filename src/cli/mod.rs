@@ -1,6 +1,7 @@
 //! The command-line interface: one small function per subcommand, all on the library's one
 //! pipeline ([`commsched::compare::assess`]). Exit codes are a contract: 0 admissible / solved,
-//! 1 inadmissible schedule, 2 bad input or error.
+//! 1 inadmissible schedule, 2 bad input or error, 3 a report written with some instance files
+//! unassessable (their rows carry the error).
 
 pub mod args;
 mod bench;
@@ -10,7 +11,7 @@ use commsched::bounds::{self, Bound};
 use commsched::certify::certify;
 use commsched::checker::{self, Producer};
 use commsched::compare::assess::Answer;
-use commsched::compare::report;
+use commsched::compare::report::{self, Entry, Report, RunInfo};
 use commsched::compare::{Algorithms, AssessOptions, Assessment, Status, assess};
 use commsched::error::{Error, InputError, Result};
 use commsched::exact::{self, BackendKind, SolveOptions, encode};
@@ -106,9 +107,15 @@ pub fn run(cli: Cli) -> Result<u8> {
             write!(out, "{}", instance_to_toml(&inst)).map_err(io_err("<stdout>"))?;
             Ok(0)
         }
-        Command::Report { paths, out: dir, backend, no_exact, limits } => {
-            report_cmd(&paths, dir.as_deref(), (!no_exact).then_some(backend), &limits, format, &mut out)
-        }
+        Command::Report { paths, out: dir, backend, no_exact, limits, jobs } => report_cmd(
+            &paths,
+            dir.as_deref(),
+            (!no_exact).then_some(backend),
+            &limits,
+            jobs,
+            format,
+            &mut out,
+        ),
         Command::List => list(&mut out),
         Command::Bench { sizes } => bench::run(&sizes, cli.max_events, &mut out),
     }
@@ -475,11 +482,66 @@ fn refuse_inapplicable(g: &GenArgs, inst: &Instance) -> Result<()> {
     }
 }
 
+/// One instance file assessed for `report`; bad input becomes the entry's error.
+fn report_entry(file: &Path, options: &AssessOptions) -> Entry {
+    let assessed = (|| -> Result<Assessment> {
+        let inst = load_instance(file)?;
+        let paper = match paper_schedule_file(file) {
+            Some(p) => Some((p.display().to_string(), load_schedule(&p, &inst)?)),
+            None => None,
+        };
+        assess(&inst, paper.as_ref().map(|(f, s)| (f.as_str(), s.clone())), options).map_err(in_file(file))
+    })();
+    let (assessment, error) = match assessed {
+        Ok(a) => (Some(a), None),
+        Err(e) => (None, Some(e.to_string())),
+    };
+    Entry { file: file.display().to_string(), error, assessment }
+}
+
+/// The git commit of the working directory, or `unknown`.
+fn git_commit() -> String {
+    std::process::Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .map_or_else(|| "unknown".into(), |s| s.trim().to_string())
+}
+
+/// Assesses `files` on `jobs` threads, results in input order, one progress line per file on
+/// stderr.
+fn assess_all(files: &[PathBuf], options: &AssessOptions, jobs: usize) -> Vec<Entry> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let slots: Vec<std::sync::Mutex<Option<Entry>>> = files.iter().map(|_| Default::default()).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, files.len().max(1)) {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(file) = files.get(i) else { break };
+                    let entry = report_entry(file, options);
+                    let status = match (&entry.error, &entry.assessment) {
+                        (Some(e), _) => format!("ERROR: {e}"),
+                        (None, Some(a)) => format!("{} ({:.2} s)", a.answer.status, a.seconds),
+                        (None, None) => String::new(),
+                    };
+                    eprintln!("[{}/{}] {}: {status}", i + 1, files.len(), file.display());
+                    *slots[i].lock().expect("no thread panics holding a slot") = Some(entry);
+                }
+            });
+        }
+    });
+    slots.into_iter().filter_map(|s| s.into_inner().expect("no thread panics holding a slot")).collect()
+}
+
 fn report_cmd(
     paths: &[PathBuf],
     dir: Option<&Path>,
     b: Option<BackendArg>,
     limits: &Limits,
+    jobs: usize,
     format: Format,
     out: &mut dyn Write,
 ) -> Result<u8> {
@@ -491,42 +553,36 @@ fn report_cmd(
         solve: solve_options(limits)?,
         fail_fast: false,
     };
-    let mut reports: Vec<Assessment> = Vec::new();
-    for (_, file) in instance_files(paths)? {
-        let inst = load_instance(&file)?;
-        let paper = match paper_schedule_file(&file) {
-            Some(p) => Some((p.display().to_string(), load_schedule(&p, &inst)?)),
-            None => None,
-        };
-        reports.push(
-            assess(&inst, paper.as_ref().map(|(f, s)| (f.as_str(), s.clone())), &options)
-                .map_err(in_file(&file))?,
-        );
-    }
+    let files: Vec<PathBuf> = instance_files(paths)?.into_iter().map(|(_, f)| f).collect();
+    let run = RunInfo {
+        version: env!("CARGO_PKG_VERSION").into(),
+        commit: git_commit(),
+        backend: options.exact.map(|k| k.name().to_string()),
+        timeout_seconds: options.solve.timeout.map_or(0.0, |t| t.as_secs_f64()),
+        cores: std::thread::available_parallelism().map_or(1, usize::from),
+        os: format!("{} {}", std::env::consts::OS, std::env::consts::ARCH),
+    };
+    let report = Report::new(run, assess_all(&files, &options, jobs));
     let write = |format: Format, w: &mut dyn Write| -> std::io::Result<()> {
         match format {
-            Format::Text => report::write_text(&reports, w),
-            Format::Markdown => report::write_markdown(&reports, w),
-            Format::Json => {
-                writeln!(w, "{}", serde_json::to_string_pretty(&reports).expect("reports serialise"))
-            }
+            Format::Text => report::write_text(&report, w),
+            Format::Markdown => report::write_markdown(&report, w),
+            Format::Json => report::write_json(&report, w),
         }
     };
     match dir {
         Some(d) => {
             std::fs::create_dir_all(d).map_err(io_err(&d.display().to_string()))?;
-            for (f, name) in
-                [(Format::Text, "report.txt"), (Format::Markdown, "report.md"), (Format::Json, "report.json")]
-            {
+            for (name, w) in report::FILES {
                 let path = d.join(name);
                 let mut file = std::fs::File::create(&path).map_err(io_err(&path.display().to_string()))?;
-                write(f, &mut file).map_err(io_err(&path.display().to_string()))?;
+                w(&report, &mut file).map_err(io_err(&path.display().to_string()))?;
                 writeln!(out, "wrote {}", path.display()).map_err(io_err("<stdout>"))?;
             }
         }
         None => write(format, out).map_err(io_err("<stdout>"))?,
     }
-    Ok(0)
+    Ok(if report.failed > 0 { 3 } else { 0 })
 }
 
 fn list(out: &mut dyn Write) -> Result<u8> {

@@ -198,6 +198,8 @@ pub struct Assessment {
     pub answer: Answer,
     /// The papers' claims, judged.
     pub claims: Vec<ClaimCheck>,
+    /// Wall-clock seconds the whole assessment took (a field, so tests can zero it).
+    pub seconds: f64,
     /// The best checked schedule.
     #[serde(skip)]
     pub best: Option<Checked>,
@@ -277,8 +279,37 @@ pub fn assess(
         exact,
         answer,
         claims,
+        seconds: start.elapsed().as_secs_f64(),
         best,
     })
+}
+
+impl Assessment {
+    /// The gap between the best checked length (the answer's length, else its upper bound) and
+    /// the proven lower bound, when both exist.
+    pub fn gap(&self) -> Option<u64> {
+        let best = self.answer.length.or(self.answer.upper_bound)?;
+        Some(best.saturating_sub(self.answer.lower_bound?))
+    }
+
+    /// Every claim judged on this instance, the instance's and the algorithms', each once (an
+    /// algorithm's claim that repeats an instance claim with the same value and verdict is not
+    /// listed again).
+    pub fn all_claims(&self) -> Vec<&ClaimCheck> {
+        let mut seen: Vec<&ClaimCheck> = Vec::new();
+        for c in self.claims.iter().chain(self.algorithms.iter().filter_map(|a| a.claim.as_ref())) {
+            let same = |d: &&ClaimCheck| {
+                d.claimed.claim == c.claimed.claim
+                    && d.claimed.value == c.claimed.value
+                    && d.claimed.relation == c.claimed.relation
+                    && d.verdict == c.verdict
+            };
+            if !seen.iter().any(same) {
+                seen.push(c);
+            }
+        }
+        seen
+    }
 }
 
 /// Violations as contract text.

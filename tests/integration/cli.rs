@@ -255,5 +255,7 @@ fn a_closed_stdout_ends_the_program_quietly() {
     drop(child.stdout.take()); // the reader goes away before the report is written
     let out = child.wait_with_output().expect("it ends");
     assert_eq!(out.status.code(), Some(0));
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    // stderr carries the report's progress lines, and nothing about the closed pipe.
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("error") && !stderr.contains("Broken pipe"), "{stderr}");
 }

@@ -15,6 +15,7 @@ mod fat_tree_algorithms;
 mod gossip;
 mod instances;
 mod models;
+mod report;
 mod scatter_gather;
 mod suites;
 mod total_exchange;
