@@ -337,23 +337,7 @@ pub fn write_markdown(r: &Report, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "|---|---|---|---|---|---|---|---|---|---|")?;
     for e in &r.instances {
         match &e.assessment {
-            Some(a) => {
-                let c = cells(a);
-                writeln!(
-                    out,
-                    "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-                    a.instance,
-                    a.problem,
-                    a.network,
-                    c.bound,
-                    c.algorithms,
-                    c.paper,
-                    c.exact,
-                    c.gap,
-                    c.seconds,
-                    c.claims
-                )?;
-            }
+            Some(a) => writeln!(out, "| {} |", row(a).join(" | "))?,
             None => writeln!(
                 out,
                 "| {} | ERROR: {} | | | | | | | | |",
@@ -364,6 +348,24 @@ pub fn write_markdown(r: &Report, out: &mut dyn Write) -> io::Result<()> {
     }
     writeln!(out, "\n## Claims\n")?;
     write_summary(r, "- ", out)
+}
+
+/// One instance's row of the Markdown table and the CSV: instance, problem, network and its
+/// [`Cells`], in column order.
+fn row(a: &Assessment) -> Vec<String> {
+    let c = cells(a);
+    vec![
+        a.instance.clone(),
+        a.problem.to_string(),
+        a.network.clone(),
+        c.bound,
+        c.algorithms,
+        c.paper,
+        c.exact,
+        c.gap,
+        c.seconds,
+        c.claims,
+    ]
 }
 
 /// Quotes a CSV field (RFC 4180).
@@ -385,21 +387,10 @@ pub fn write_csv(r: &Report, out: &mut dyn Write) -> io::Result<()> {
     for e in &r.instances {
         let row: Vec<String> = match &e.assessment {
             Some(a) => {
-                let c = cells(a);
-                vec![
-                    e.file.clone(),
-                    a.instance.clone(),
-                    a.problem.to_string(),
-                    a.network.clone(),
-                    c.bound,
-                    c.algorithms,
-                    c.paper,
-                    c.exact,
-                    c.gap,
-                    c.seconds,
-                    c.claims,
-                    String::new(),
-                ]
+                let mut cells = vec![e.file.clone()];
+                cells.extend(row(a));
+                cells.push(String::new());
+                cells
             }
             None => {
                 let mut row = vec![e.file.clone()];
