@@ -8,6 +8,7 @@
 //! store-and-forward problems share (windows, port rules, packets of p tokens) is
 //! [`time_expanded`].
 
+pub mod gossip;
 pub mod time_expanded;
 pub mod total_exchange;
 
@@ -148,7 +149,7 @@ pub struct EncoderEntry {
 }
 
 /// Every registered encoder.
-pub static ENCODERS: &[EncoderEntry] = &[total_exchange::ENTRY];
+pub static ENCODERS: &[EncoderEntry] = &[total_exchange::ENTRY, gossip::ENTRY];
 
 /// The registered encoder for the instance, or [`Error::NotApplicable`] with every entry's
 /// reason.
