@@ -11,6 +11,7 @@ mod cli;
 mod exact;
 mod fat_tree_algorithms;
 mod gossip;
+mod gossip_exact;
 mod instances;
 mod models;
 mod scatter_gather;
