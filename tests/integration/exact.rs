@@ -286,13 +286,11 @@ fn unreachable_destinations_are_infeasible_at_every_horizon() {
 
 #[test]
 fn other_problems_are_not_applicable() {
-    let inst = Instance::new(
-        "gossip",
-        Network::parse("path:3").unwrap(),
-        Problem::Gossip,
-        Model::StoreForward { rule: PortRule::HStar, mode: Mode::Copy, packet: 1 },
-        RingTie::Clockwise,
+    // Bufferless chatting has no encoder (gossip has one since `exact::encode::gossip`).
+    let inst = commsched::spec::io::parse_instance(
+        "problem = \"chatting\"\nnetwork = \"path:3\"\nmessages = [{ src = 0, dst = 2, length = 1 }]\n[model]\nkind = \"bufferless\"\n",
         "<test>",
+        "chat",
     )
     .unwrap();
     assert!(matches!(
