@@ -11,7 +11,7 @@
 //! | [`chatting`] | paper 000 §2.4, §3.2 | CHAT-2 (C, Q), CHAT-4 (C, L) |
 //! | [`scatter_gather`] | paper 001 §2, §3 | SG-3, SG-4 (exact FDF optimum), SG-8, SG-23 |
 //! | [`fat_tree`] | paper 002 §3, §4, §5 | FT-2, FT-11, FT-16..FT-18, FT-24 |
-//! | [`gossip`] | paper 003 §2 | GOS-1, GOS-2 |
+//! | [`gossip`] | paper 003 §2 | GOS-1, GOS-2; bridge release/tail (new: g(path(n)) = n + ⌊n/2⌋ − 1 under H\*) |
 //! | [`total_exchange`] | paper 004 §2 | TE-1, TE-2, TE-23 |
 //! | [`generic`] | — | release/tail congestion, single-port totals, distance, total load, port, cut |
 //!

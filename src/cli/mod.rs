@@ -336,7 +336,15 @@ fn export(
                 }
             },
         };
-        let text = exact::export(&inst, kind, horizon, max_vars).map_err(in_file(&file))?;
+        // In a directory, an instance over the size guard is skipped like one no encoder takes.
+        let text = match exact::export(&inst, kind, horizon, max_vars) {
+            Ok(text) => text,
+            Err(e) if !single => {
+                skip(out, &e)?;
+                continue;
+            }
+            Err(e) => return Err(in_file(&file)(e)),
+        };
         let target = exact::model_file(dir, &root, &file, kind);
         if let Some(parent) = target.parent() {
             std::fs::create_dir_all(parent).map_err(io_err(&parent.display().to_string()))?;

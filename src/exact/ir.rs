@@ -117,6 +117,13 @@ impl Linear {
         self
     }
 
+    /// Adds `k` times another expression.
+    pub fn add_scaled(&mut self, k: i64, other: &Linear) -> &mut Self {
+        self.terms.extend(other.terms.iter().map(|&(c, v)| (k * c, v)));
+        self.constant += k * other.constant;
+        self
+    }
+
     /// `Σ var` over `vars`.
     pub fn sum(vars: &[VarId]) -> Self {
         Self { terms: vars.iter().map(|&v| (1, v)).collect(), constant: 0 }

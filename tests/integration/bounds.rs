@@ -153,6 +153,34 @@ fn gos_24_lower_bounds() {
     assert_eq!(value(&f, "total load"), 5);
 }
 
+/// The bridge release/tail bound (new, `bounds::gossip::bridge`): on path(n) under H\* it is
+/// n + ⌊n/2⌋ − 1, the length of the registered `path-gossip` (GOS-8), so the path algorithm is
+/// certified optimal by it; under F\* it is the diameter; networks without a bridge get none.
+#[test]
+fn bridge_release_tail_settles_the_path() {
+    for n in 2..=40u64 {
+        let inst = store_forward(&format!("path:{n}"), "gossip", "H*", "copy", 1);
+        assert_eq!(gossip::path_hstar(n), n + n / 2 - 1);
+        assert_eq!(value(&inst, "bridge release/tail"), gossip::path_hstar(n), "path({n}) H*");
+        assert_eq!(bounds::best(&inst).unwrap().value, gossip::path_hstar(n), "path({n}) H*: the strongest");
+        let h1 = store_forward(&format!("path:{n}"), "gossip", "H1", "copy", 1);
+        assert!(value(&h1, "bridge release/tail") >= gossip::path_hstar(n), "path({n}) H1");
+        let f = store_forward(&format!("path:{n}"), "gossip", "F*", "copy", 1);
+        assert_eq!(value(&f, "bridge release/tail"), n - 1, "path({n}) F*");
+    }
+    // Two tokens per packet halve the middle link's work: path(6) under H*, p = 2:
+    // 1 + ⌈6/2⌉ − 1 + 2 = 5.
+    let p2 = store_forward("path:6", "gossip", "H*", "copy", 2);
+    assert_eq!(value(&p2, "bridge release/tail"), 5);
+    for net in ["ring:6", "mesh:3x3", "torus:3x3"] {
+        let inst = store_forward(net, "gossip", "H*", "copy", 1);
+        assert!(bounds::lower_bounds(&inst).iter().all(|b| b.name != "bridge release/tail"), "{net}");
+    }
+    // Total exchange never gets it.
+    let te = store_forward("path:6", "total-exchange", "H*", "move", 1);
+    assert!(bounds::lower_bounds(&te).iter().all(|b| b.name != "bridge release/tail"));
+}
+
 #[test]
 fn one_port_gossip_needs_n_minus_1_over_p_receptions() {
     for p in 1..4 {

@@ -13,6 +13,7 @@ mod common;
 mod exact;
 mod fat_tree_algorithms;
 mod gossip;
+mod gossip_exact;
 mod instances;
 mod models;
 mod report;

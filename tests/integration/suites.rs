@@ -20,7 +20,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
 /// A tiny store-and-forward instance from its network, problem, rule and packet size.
-fn tiny(problem: &str, net: &str, rule: &str, packet: usize) -> Instance {
+pub(crate) fn tiny(problem: &str, net: &str, rule: &str, packet: usize) -> Instance {
     let mode = if problem == "gossip" { "copy" } else { "move" };
     let text = format!(
         "problem = \"{problem}\"\nnetwork = \"{net}\"\n[model]\nkind = \"store-forward\"\nmode = \"{mode}\"\nrule = \"{rule}\"\npacket = {packet}"
@@ -29,8 +29,8 @@ fn tiny(problem: &str, net: &str, rule: &str, packet: usize) -> Instance {
 }
 
 /// Tiny instances small enough for the exact layer and [`brute_force`] (store-and-forward: at
-/// most 6 items on 3 nodes, the search's state space stays in the hundreds; bufferless: at most 4
-/// messages): per paper, the networks and models
+/// most 6 items on 3 nodes, or 3 gossip tokens, the search's state space stays in the hundreds;
+/// bufferless: at most 4 messages): per paper, the networks and models
 /// its algorithms and encoders are stated for.
 fn tiny_instances() -> Vec<Instance> {
     let mut out = Vec::new();
@@ -41,6 +41,14 @@ fn tiny_instances() -> Vec<Instance> {
     }
     out.push(tiny("total-exchange", "path:3", "H*", 2));
     out.push(tiny("total-exchange", "ring:3", "F1", 2));
+    // Paper 003: gossip (copy mode) under every rule, and with packets of two tokens.
+    for net in ["path:2", "path:3", "ring:3"] {
+        for rule in ["F*", "H*", "F1", "H1"] {
+            out.push(tiny("gossip", net, rule, 1));
+        }
+    }
+    out.push(tiny("gossip", "path:3", "H*", 2));
+    out.push(tiny("gossip", "ring:3", "H1", 2));
     // Paper 001: single-port scatter and gather on a small tree and a path.
     for (problem, net, lengths, gather) in [
         ("scatter", "tree:0,0,1,1", "[2, 1, 3, 1]", "centralized"),
@@ -77,7 +85,6 @@ fn tiny_instances() -> Vec<Instance> {
 fn corpus() -> Vec<Instance> {
     let files = instance_files(&[PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("instances")]).unwrap();
     let mut out = tiny_instances();
-    out.push(tiny("gossip", "ring:3", "H*", 1));
     out.extend(files.iter().map(|(_, f)| load_instance(f).unwrap()));
     out
 }
@@ -171,7 +178,7 @@ fn every_encoder_agrees_across_backends_and_with_exhaustive_search() {
 /// The optimum of a tiny instance up to `limit` steps by exhaustive search, independent of the
 /// checker and the encoders: store-and-forward by [`store_forward_search`], bufferless (real or
 /// virtual start times) by [`start_search`].
-fn brute_force(inst: &Instance, limit: u64) -> Option<u64> {
+pub(crate) fn brute_force(inst: &Instance, limit: u64) -> Option<u64> {
     match inst.model {
         Model::Bufferless { .. } => start_search(inst, limit),
         _ => store_forward_search(inst, limit),

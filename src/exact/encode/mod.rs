@@ -9,6 +9,7 @@
 //! [`time_expanded`].
 
 pub mod bufferless;
+pub mod gossip;
 pub mod time_expanded;
 pub mod total_exchange;
 
@@ -149,8 +150,13 @@ pub struct EncoderEntry {
 }
 
 /// Every registered encoder.
-pub static ENCODERS: &[EncoderEntry] =
-    &[total_exchange::ENTRY, bufferless::CHATTING, bufferless::VIRTUAL, bufferless::SCATTER_GATHER];
+pub static ENCODERS: &[EncoderEntry] = &[
+    total_exchange::ENTRY,
+    gossip::ENTRY,
+    bufferless::CHATTING,
+    bufferless::VIRTUAL,
+    bufferless::SCATTER_GATHER,
+];
 
 /// The registered encoder for the instance, or [`Error::NotApplicable`] with every entry's
 /// reason.

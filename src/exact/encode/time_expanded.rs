@@ -11,6 +11,14 @@
 //! (`before`): at horizon T a move may happen in steps `after + 1 ..= T − before`, and a token may
 //! be held at the end of steps `after ..= T − before`. Encoders derive them from [`bfs`] distances.
 //!
+//! ## Holdings
+//!
+//! A [`Held`] is whether an item is at a node at the end of each step, as a 0/1 quantity over
+//! the time points 0..=T that never decreases (copy mode: a node keeps what it receives). It is
+//! the constant 0 before its window opens (`after`), the constant 1 from T − `before` on (the
+//! item must be there by then), and a boolean `h…` variable in between; [`Held::record`]
+//! ties its rises to the arrivals of each step.
+//!
 //! ## Port rules, per step t ([`PortRules::constrain`])
 //!
 //! With use(a) the number of packets on arc a (p = 1: the sum of its token variables; p > 1: a
@@ -68,6 +76,80 @@ impl Window {
     pub fn move_count(self, horizon: u64) -> usize {
         span(self.after + 1, horizon.saturating_sub(self.before))
     }
+
+    /// Whether something with this window fits in `horizon` steps at all (`after + before ≤ T`).
+    pub fn fits(self, horizon: u64) -> bool {
+        self.after.saturating_add(self.before) <= horizon
+    }
+
+    /// How many variables a [`Held`] with this window has at `horizon`: one per time point
+    /// `after ..= T − before − 1`.
+    pub fn held_count(self, horizon: u64) -> usize {
+        match horizon.checked_sub(self.before + 1) {
+            Some(last) => span(self.after, last),
+            None => 0,
+        }
+    }
+}
+
+/// Whether an item is held at the end of each step τ = 0..=T, never decreasing (module
+/// documentation, "Holdings"): 0 for τ < `after`, 1 for τ ≥ T − `before`, a boolean variable
+/// for the time points in between.
+#[derive(Debug, Clone)]
+pub struct Held {
+    window: Window,
+    horizon: u64,
+    /// The variables of time points `window.after ..`, in order.
+    vars: Vec<VarId>,
+}
+
+impl Held {
+    /// The holding of one item at one node at `horizon`, its variables named `name(τ)`. When the
+    /// window does not fit (`after + before > T`) the holding is 0 before `after` and 1 from
+    /// `after` on, and the caller must make the model infeasible.
+    pub fn new(model: &mut Model, window: Window, horizon: u64, name: impl Fn(u64) -> String) -> Self {
+        let count = window.held_count(horizon);
+        let vars = (0..count as u64).map(|i| model.bool_var(name(window.after + i))).collect();
+        Self { window, horizon, vars }
+    }
+
+    /// An item held from time point 0 on (at its origin): the constant 1, no variables.
+    pub fn always(horizon: u64) -> Self {
+        Self { window: Window { after: 0, before: 0 }, horizon, vars: Vec::new() }
+    }
+
+    /// The variable of time point τ, if it is not a constant.
+    pub fn var(&self, tau: u64) -> Option<VarId> {
+        let i = tau.checked_sub(self.window.after)?;
+        self.vars.get(i as usize).copied()
+    }
+
+    /// The holding at the end of step τ as a linear expression (a constant or one variable).
+    pub fn at(&self, tau: u64) -> Linear {
+        let mut lin = Linear::new();
+        match self.var(tau) {
+            Some(v) => {
+                lin.add(1, v);
+            }
+            None if tau >= self.window.after && tau <= self.horizon => {
+                lin.add_constant(1);
+            }
+            None => {}
+        }
+        lin
+    }
+
+    /// `name`: held(τ) − held(τ − 1) = Σ `arrivals`, for a step τ ≥ 1: the item is held from the
+    /// step of its only arrival on (an item that is held arrives no more, and one that is not
+    /// held arrives at most once per step).
+    pub fn record(&self, model: &mut Model, name: String, tau: u64, arrivals: &[VarId]) {
+        let mut rise = self.at(tau);
+        rise.add_scaled(-1, &self.at(tau - 1));
+        for &v in arrivals {
+            rise.add(-1, v);
+        }
+        model.constrain(name, &rise, Sense::Eq, 0);
+    }
 }
 
 /// Steps `lo..=hi` as a count (0 when empty).
@@ -102,6 +184,28 @@ impl<'a> PortRules<'a> {
     /// Whether the rule needs a packet-use boolean per arc and step (p > 1 under H\*, F1, H1).
     pub fn needs_use_variables(&self) -> bool {
         self.rule != PortRule::FStar && self.packet > 1
+    }
+
+    /// The channels of the rule: groups of arcs that together carry at most one packet per step,
+    /// every arc in exactly one group, so that the network carries at most one packet per
+    /// channel and step. F\*: every arc alone; H\*: the two arcs of a link, a one-way arc alone.
+    /// `None` under F1 and H1, whose limits are per node, not per arc.
+    pub fn channels(&self) -> Option<Vec<Vec<usize>>> {
+        let arcs = self.net.arcs();
+        match self.rule {
+            PortRule::FStar => Some((0..arcs.len()).map(|a| vec![a]).collect()),
+            PortRule::HStar => Some(
+                arcs.iter()
+                    .enumerate()
+                    .filter_map(|(a, &(u, v))| match self.net.arc(v, u) {
+                        Some(r) if r < a => None,
+                        Some(r) => Some(vec![a, r]),
+                        None => Some(vec![a]),
+                    })
+                    .collect(),
+            ),
+            PortRule::F1 | PortRule::H1 => None,
+        }
     }
 
     /// The rule's constraints in step `t`, over `on_arc[a][t]` = the token variables of arc a in

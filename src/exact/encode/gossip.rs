@@ -1,0 +1,422 @@
+//! # Time-expanded gossip (store-and-forward, copy mode)
+//!
+//! Paper 003 (§1: the model, H\*, p = 1; §2 Lemmas 1 and 2 = GOS-1, GOS-2; §3.5 the 2×2 and
+//! 3×3 optima GOS-16, GOS-17; §4.1 the ring optimum of GOS-19) under any port rule of SPEC
+//! §4.2 (F\*, H\*, F1, H1), with packets of up to `p` tokens, on any network. Token k is the
+//! value born at node k (the checker's copy-mode tokens); a sender keeps what it sends.
+//!
+//! ## Formulation for a horizon T
+//!
+//! For every token k, node v and step t (1 ≤ t ≤ T), time point τ = 0..=T (the end of step τ):
+//!
+//! - `x_k{k}_a{u}_{v}_t{t}` ∈ {0,1}: k crosses arc (u,v) in step t and v **first** holds k at
+//!   the end of step t;
+//! - `h_k{k}_v{v}_t{τ}` ∈ {0,1}: v holds k at the end of step τ (a [`Held`]: h(k,v,0) = [v = k],
+//!   monotone, h(k,v,T) = 1: every node ends with every token).
+//!
+//! Constraints:
+//!
+//! - `got`: h(k,v,τ) − h(k,v,τ−1) = Σ_{arcs (u,v)} x(k,(u,v),τ) for v ≠ k, τ = 1..=T: v gets k
+//!   exactly once, in the step its holding rises ([`Held::record`]);
+//! - `hold`: x(k,(u,v),t) + Σ_{t' < t} x(k,(v,u),t') ≤ h(k,u,t−1) for u ≠ k: a node sends only
+//!   what it held at the end of the previous step (SPEC §4.2; the origin always holds its
+//!   token), and never to the node it got it from (that node holds it already: see "No
+//!   duplicates"). The second term is 0 in every integer point of the plain `x ≤ h` form; it
+//!   cuts the fractional points in which u and v lend each other halves of k;
+//! - per step, the port rule of [`PortRules`] over the x variables of each arc (shared with every
+//!   store-and-forward encoder, [`super::time_expanded`]).
+//!
+//! **No duplicates (valid: it keeps an optimal schedule).** Every port rule only caps what is
+//! sent, so deleting a token from a packet (and an empty packet) keeps a schedule admissible.
+//! Deleting every receipt of k at v but the first (one of them, if several arrive in that step)
+//! leaves the step at which v first holds k unchanged, so every later send of k by v is still
+//! allowed and every node still ends with every token: some optimal schedule delivers each
+//! token to each node exactly once and never sends a token back to its origin. The model
+//! encodes only such schedules: `got` is an equality and no x carries k into node k.
+//!
+//! Search guide (not a constraint): minimise Σ t·x = Σ over (k, v) of the step v gets k, i.e.
+//! deliver early; any feasible point still answers the question. When every channel is busy in
+//! every step (`busy` below) the guide is the same constant on every point and is left out (the
+//! ILP backend then finds the 3×3 mesh's 6-step schedule about ten times sooner).
+//!
+//! ## Pruning (valid: it keeps every no-duplicate schedule)
+//!
+//! - **Distance.** v cannot hold k before step dist(k,v): h(k,v,τ) = 0 for τ < dist(k,v), and
+//!   x(k,(u,v),t) exists only for t ≥ dist(k,u) + 1.
+//! - **Separated tails.** If every path from k to w passes through v ≠ k (w is unreachable
+//!   from k in G − v), the copy of k that reaches w passed v, so v held k at least dist(v,w)
+//!   steps before w does, at the latest T − dist(v,w). With tail(k,v) = the largest such
+//!   dist(v,w) (0 if v separates nothing from k), h(k,v,τ) = 1 for τ ≥ T − tail(k,v) and
+//!   x(k,(u,v),t) exists only for t ≤ T − tail(k,v). On a path this leaves each token a
+//!   window of dist + tail ≤ T steps per node; on a mesh or torus (no cut vertex) the tails
+//!   are 0.
+//!
+//! Outside these windows the variable is the constant 0 (x) or 0/1 (h). A pair (k, v) whose
+//! window does not fit (dist(k,v) + tail(k,v) > T) makes the model a contradiction.
+//!
+//! ## Strengthening (sound cuts, implied by the integer model; they tighten search and
+//! propagation)
+//!
+//! - **`recv` (counting cut per node).** Every node v gets each of the other n − 1 tokens
+//!   exactly once (`got` telescoped from h(k,v,0) = 0 to h(k,v,T) = 1), so Σ_{k ≠ v, arcs into
+//!   v, t} x(k,(u,v),t) = n − 1.
+//! - **`count`, `idle` and `busy` (counting cuts per step).** Under F\* and H\* a channel of
+//!   [`PortRules::channels`] (an arc under F\*, a link under H\*) carries one packet, at most p
+//!   tokens, per step, so the network carries at most C·p tokens per step, C = the number of
+//!   channels. The no-duplicate schedules make exactly n(n − 1) receipts, one token on one
+//!   channel in one step each, so s = C·p·T − n(n − 1) token slots stay unused. If s < 0 the
+//!   model is a contradiction (`count`: the total-load bound, GOS-1 and GOS-2 under H\*,
+//!   p = 1); otherwise every step carries at least C·p − s tokens (`idle`, written when
+//!   C·p > s), and when the horizon meets the counting bound exactly (s = 0, as for the 2×2
+//!   mesh, the even tori under H\* and the rings under H\*) every channel carries p tokens in
+//!   every step (`busy`). Under F1 and H1 a step's limit is a matching, not a channel count: no
+//!   such cut is written.
+
+use super::time_expanded::{Held, PortRules, UNREACHABLE, Window, bfs, span};
+use super::{Encoder, EncoderEntry, Encoding, Event, Shape};
+use crate::exact::ir::{Linear, Model, Sense, VarId};
+use crate::spec::{Applicability, Instance, Mode, Model as CommModel, ModelClass, PortRule, ProblemKind};
+use std::cell::OnceCell;
+
+/// The registry entry: gossip under every port rule, any packet size, any network.
+pub const ENTRY: EncoderEntry = EncoderEntry {
+    name: "gossip",
+    source: "003 §1 (H*, p = 1; GOS-1, GOS-2, GOS-16, GOS-17, GOS-19), any port rule of 003 §1, any p",
+    applicability: Applicability {
+        problems: &[ProblemKind::Gossip],
+        models: &[
+            ModelClass::StoreForward { rule: PortRule::FStar, mode: Mode::Copy },
+            ModelClass::StoreForward { rule: PortRule::HStar, mode: Mode::Copy },
+            ModelClass::StoreForward { rule: PortRule::F1, mode: Mode::Copy },
+            ModelClass::StoreForward { rule: PortRule::H1, mode: Mode::Copy },
+        ],
+        families: &[],
+        refine: None,
+        model_note: "",
+    },
+    build: |instance| Box::new(Gossip::new(instance)),
+};
+
+/// The gossip encoder (see the module documentation).
+pub struct Gossip<'a> {
+    instance: &'a Instance,
+    rule: PortRule,
+    packet: usize,
+    /// dist[k][v]: hops from k to v.
+    dist: Vec<Vec<u64>>,
+    /// What each node separates from each token, on first use.
+    tables: OnceCell<Separation>,
+}
+
+/// What a node v separates from a token k: the nodes w ≠ v that k reaches only through v
+/// (unreachable from k in G − v), and the tail of (k, v), the largest dist(v, w) over them
+/// (module documentation, "Pruning").
+#[derive(Debug, Clone)]
+struct Separation {
+    /// tail[k][v], 0 for v = k.
+    tail: Vec<Vec<u64>>,
+    /// behind[k][v]: the nodes v separates from k, increasing (empty for v = k).
+    behind: Vec<Vec<Vec<usize>>>,
+}
+
+impl<'a> Gossip<'a> {
+    /// Prepares the encoder: all-pairs distances now, the separation tables on first use.
+    pub fn new(instance: &'a Instance) -> Self {
+        let (rule, packet) = match instance.model {
+            CommModel::StoreForward { rule, packet, .. } => (rule, packet),
+            // Instance validation pairs gossip with store-and-forward copy mode.
+            _ => (PortRule::FStar, 1),
+        };
+        let out = instance.network.out_neighbours();
+        let dist = (0..instance.network.len()).map(|k| bfs(&out, k, &[])).collect();
+        Self { instance, rule, packet, dist, tables: OnceCell::new() }
+    }
+
+    fn n(&self) -> usize {
+        self.instance.network.len()
+    }
+
+    fn ports(&self) -> PortRules<'_> {
+        PortRules::new(&self.instance.network, self.rule, self.packet)
+    }
+
+    fn tables(&self) -> &Separation {
+        self.tables.get_or_init(|| {
+            let n = self.n();
+            let out = self.instance.network.out_neighbours();
+            let mut tail = vec![vec![0; n]; n];
+            let mut behind = vec![vec![Vec::new(); n]; n];
+            for k in 0..n {
+                for v in (0..n).filter(|&v| v != k) {
+                    let reach = bfs(&out, k, &[v]);
+                    let cut: Vec<usize> = (0..n)
+                        .filter(|&w| w != v && reach[w] == UNREACHABLE && self.dist[k][w] != UNREACHABLE)
+                        .collect();
+                    tail[k][v] = cut.iter().map(|&w| self.dist[v][w]).max().unwrap_or(0);
+                    behind[k][v] = cut;
+                }
+            }
+            Separation { tail, behind }
+        })
+    }
+
+    fn tails(&self) -> &[Vec<u64>] {
+        &self.tables().tail
+    }
+
+    /// When node v ≠ k can first hold k: `None` if never.
+    fn receive_window(&self, k: usize, v: usize) -> Option<Window> {
+        Window::new(self.dist[k][v], self.tails()[k][v])
+    }
+
+    /// When k can cross arc (u,v) (v ≠ k) as v's first copy: `None` if never.
+    fn arc_window(&self, k: usize, (u, v): (usize, usize)) -> Option<Window> {
+        if v == k || self.tables().behind[k][v].binary_search(&u).is_ok() {
+            return None;
+        }
+        Window::new(self.dist[k][u], self.tails()[k][v])
+    }
+}
+
+impl Encoder for Gossip<'_> {
+    fn impossible(&self) -> Option<String> {
+        let n = self.n();
+        (0..n).flat_map(|k| (0..n).map(move |v| (k, v))).find(|&(k, v)| self.dist[k][v] == UNREACHABLE).map(
+            |(k, v)| format!("token {k} cannot reach node {v} from node {k} in {}", self.instance.network),
+        )
+    }
+
+    fn min_variables(&self, horizon: u64) -> usize {
+        // Every pair (k, v ≠ k) keeps the arc into v on a shortest path from k, in steps
+        // dist(k,v) ..= T − tail(k,v), and tail(k,v) is at most v's eccentricity.
+        let n = self.n();
+        let reachable = |d: &u64| *d != UNREACHABLE;
+        let ecc: Vec<u64> =
+            self.dist.iter().map(|row| row.iter().copied().filter(reachable).max().unwrap_or(0)).collect();
+        (0..n)
+            .flat_map(|k| (0..n).filter(move |&v| v != k).map(move |v| (k, v)))
+            .map(|(k, v)| {
+                let d = self.dist[k][v];
+                if d == UNREACHABLE { 0 } else { span(d, horizon.saturating_sub(ecc[v])) }
+            })
+            .sum()
+    }
+
+    fn variables(&self, horizon: u64) -> usize {
+        let n = self.n();
+        let arcs = self.instance.network.arcs();
+        let mut used = vec![vec![false; horizon as usize + 1]; arcs.len()];
+        let mut count = 0;
+        for k in 0..n {
+            count += (0..n)
+                .filter(|&v| v != k)
+                .filter_map(|v| self.receive_window(k, v))
+                .map(|w| w.held_count(horizon))
+                .sum::<usize>();
+            for (a, &arc) in arcs.iter().enumerate() {
+                if let Some(w) = self.arc_window(k, arc) {
+                    count += w.move_count(horizon);
+                    for t in w.moves(horizon) {
+                        used[a][t as usize] = true;
+                    }
+                }
+            }
+        }
+        if self.ports().needs_use_variables() {
+            count += used.iter().flatten().filter(|&&u| u).count();
+        }
+        count
+    }
+
+    fn encode(&self, horizon: u64) -> Encoding {
+        let net = &self.instance.network;
+        let (n, arcs, t_max) = (self.n(), net.arcs(), horizon as usize);
+        let mut model = Model::new(format!(
+            "gossip on {net} under {}, store-and-forward copy mode, p = {}, horizon T = {horizon}",
+            self.rule, self.packet
+        ));
+        let mut events = Vec::new();
+        let mut guide = Linear::new();
+        // on_arc[a][t]: the x variables of arc a in step t (index t = 1..=T).
+        let mut on_arc: Vec<Vec<Vec<VarId>>> = vec![vec![Vec::new(); t_max + 1]; arcs.len()];
+        // received[v]: every x variable into v.
+        let mut received: Vec<Vec<VarId>> = vec![Vec::new(); n];
+        for k in 0..n {
+            let held: Vec<Held> = (0..n)
+                .map(|v| {
+                    if v == k {
+                        return Held::always(horizon);
+                    }
+                    let window = self.receive_window(k, v).filter(|w| w.fits(horizon));
+                    let window = window.unwrap_or_else(|| {
+                        // k cannot be at v by T: the model is a contradiction.
+                        model.constrain(format!("reach_k{k}_v{v}"), &Linear::new(), Sense::Eq, 1);
+                        Window { after: horizon + 1, before: 0 }
+                    });
+                    Held::new(&mut model, window, horizon, |tau| format!("h_k{k}_v{v}_t{tau}"))
+                })
+                .collect();
+            // arrivals[v][t]: the x variables bringing k to v in step t; xs[a][t]: k on arc a.
+            let mut arrivals: Vec<Vec<Vec<VarId>>> = vec![vec![Vec::new(); t_max + 1]; n];
+            let mut xs: Vec<Vec<Option<VarId>>> = vec![vec![None; t_max + 1]; arcs.len()];
+            for (a, &(u, v)) in arcs.iter().enumerate() {
+                let Some(window) = self.arc_window(k, (u, v)) else { continue };
+                for t in window.moves(horizon) {
+                    let x = model.bool_var(format!("x_k{k}_a{u}_{v}_t{t}"));
+                    xs[a][t as usize] = Some(x);
+                    on_arc[a][t as usize].push(x);
+                    arrivals[v][t as usize].push(x);
+                    received[v].push(x);
+                    events.push((x, Event::Hop { token: k, from: u, to: v, step: t }));
+                    guide.add(t as i64, x);
+                }
+            }
+            for (a, &(u, v)) in arcs.iter().enumerate().filter(|&(_, &(u, _))| u != k) {
+                let back = net.arc(v, u);
+                for t in 1..=t_max {
+                    let Some(x) = xs[a][t] else { continue };
+                    // x + Σ_{t' < t} x(k,(v,u),t') ≤ h(k,u,t−1): u holds k, got it not from v.
+                    let mut hold = Linear::sum(&[x]);
+                    if let Some(b) = back {
+                        for y in xs[b][..t].iter().flatten() {
+                            hold.add(1, *y);
+                        }
+                    }
+                    hold.add_scaled(-1, &held[u].at(t as u64 - 1));
+                    model.constrain(format!("hold_k{k}_a{u}_{v}_t{t}"), &hold, Sense::Le, 0);
+                }
+            }
+            for v in (0..n).filter(|&v| v != k) {
+                for tau in 1..=horizon {
+                    held[v].record(
+                        &mut model,
+                        format!("got_k{k}_v{v}_t{tau}"),
+                        tau,
+                        &arrivals[v][tau as usize],
+                    );
+                }
+            }
+        }
+        for (v, xs) in received.iter().enumerate() {
+            model.constrain(format!("recv_v{v}"), &Linear::sum(xs), Sense::Eq, n as i64 - 1);
+        }
+        let ports = self.ports();
+        for t in 1..=t_max {
+            ports.constrain(&mut model, &on_arc, t);
+        }
+        // Whether every channel is busy in every step (then the guide is constant: left out).
+        let mut busy = false;
+        if let Some(channels) = self.ports().channels() {
+            // Tokens per step: p per channel; s = the idle token slots of the whole schedule.
+            let p = self.packet as i64;
+            let per_step = channels.len() as i64 * p;
+            let slack = per_step * horizon as i64 - (n * n.saturating_sub(1)) as i64;
+            if slack < 0 {
+                model.constrain("count", &Linear::new(), Sense::Eq, 1);
+            }
+            for t in 1..=horizon {
+                let carried = |group: &[usize]| -> Vec<VarId> {
+                    group.iter().flat_map(|&a| on_arc[a][t as usize].iter().copied()).collect()
+                };
+                if slack == 0 {
+                    busy = true;
+                    for group in &channels {
+                        let (u, v) = arcs[group[0]];
+                        let tokens = Linear::sum(&carried(group));
+                        model.constrain(format!("busy_{u}_{v}_t{t}"), &tokens, Sense::Ge, p);
+                    }
+                } else if slack > 0 && per_step > slack {
+                    let all: Vec<VarId> = channels.iter().flat_map(|g| carried(g)).collect();
+                    model.constrain(format!("idle_t{t}"), &Linear::sum(&all), Sense::Ge, per_step - slack);
+                }
+            }
+        }
+        if !busy {
+            model.guide(&guide);
+        }
+        Encoding { horizon, model, shape: Shape::StoreForward, events }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::{Network, Problem, RingTie};
+
+    fn instance(net: &str, rule: PortRule, packet: usize) -> Instance {
+        Instance::new(
+            net,
+            Network::parse(net).unwrap(),
+            Problem::Gossip,
+            CommModel::StoreForward { rule, mode: Mode::Copy, packet },
+            RingTie::Clockwise,
+            "<test>",
+        )
+        .unwrap()
+    }
+
+    /// The size guard's counts are the built model's: exact for `variables`, below for
+    /// `min_variables`.
+    #[test]
+    fn variable_counts_match_the_model() {
+        for net in ["path:4", "ring:5", "mesh:2x3", "tree:0,0,1", "uring:4"] {
+            for rule in PortRule::ALL {
+                for packet in [1, 2] {
+                    let inst = instance(net, rule, packet);
+                    let enc = Gossip::new(&inst);
+                    for t in [0, 2, 3, 7] {
+                        let built = enc.encode(t).model.variables.len();
+                        assert_eq!(enc.variables(t), built, "{net} {rule} p = {packet} T = {t}");
+                        assert!(enc.min_variables(t) <= built, "{net} {rule} p = {packet} T = {t}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// On path(4), node 1 separates nodes 2 and 3 from token 0: it must hold token 0 two steps
+    /// before the end, and token 3 only at the end (it separates node 0, one hop away, from it).
+    #[test]
+    fn separated_tails_on_a_path() {
+        let inst = instance("path:4", PortRule::HStar, 1);
+        let enc = Gossip::new(&inst);
+        assert_eq!(enc.tails()[0], vec![0, 2, 1, 0]);
+        assert_eq!(enc.tails()[3], vec![0, 1, 2, 0]);
+        assert_eq!(enc.receive_window(0, 1), Some(Window { after: 1, before: 2 }));
+        // Token 0 crosses (0,1) in steps 1..=T−2 only.
+        assert_eq!(enc.arc_window(0, (0, 1)).unwrap().moves(5), 1..=3);
+        assert_eq!(enc.arc_window(0, (1, 0)), None);
+        // A ring has no cut vertex: no tails.
+        let ring = instance("ring:5", PortRule::HStar, 1);
+        assert!(Gossip::new(&ring).tails().iter().flatten().all(|&t| t == 0));
+    }
+
+    /// Below the diameter, or when some pair's window does not fit, the model contains its own
+    /// contradiction; at the optimum it does not.
+    #[test]
+    fn a_horizon_below_the_windows_is_a_contradiction() {
+        let inst = instance("path:4", PortRule::FStar, 1);
+        let enc = Gossip::new(&inst);
+        assert!(enc.encode(2).model.contradiction().is_some());
+        assert!(enc.encode(3).model.contradiction().is_none());
+    }
+
+    /// When the horizon meets the counting bound (2×2 mesh under H*: 4 links, 12 receipts,
+    /// T = 3) every link is busy in every step; one step more leaves 4 idle link-steps.
+    #[test]
+    fn busy_links_at_the_counting_bound() {
+        let inst = instance("mesh:2x2", PortRule::HStar, 1);
+        let enc = Gossip::new(&inst);
+        let names = |t: u64| -> Vec<String> {
+            enc.encode(t).model.constraints.iter().map(|c| c.name.clone()).collect::<Vec<_>>()
+        };
+        assert_eq!(names(3).iter().filter(|c| c.starts_with("busy_")).count(), 4 * 3);
+        let four = names(4);
+        assert!(four.iter().all(|c| !c.starts_with("busy_")));
+        assert!(four.iter().filter(|c| c.starts_with("idle_")).count() == 0, "4 − 4 idle: no cut");
+        // F1 has no channel cut.
+        let f1 = instance("mesh:2x2", PortRule::F1, 1);
+        let enc = Gossip::new(&f1);
+        assert!(enc.encode(3).model.constraints.iter().all(|c| !c.name.starts_with("busy_")));
+    }
+}

@@ -1,0 +1,183 @@
+//! Exact gossip optima (paper 003, copy mode): the encoder `gossip` against the papers' stated
+//! optima and an exhaustive search.
+//!
+//! - GOS-16 (2×2 mesh = 3) and GOS-17 (3×3 mesh = 6) under H\*, p = 1, on every available
+//!   backend alone: a checked schedule at the value and infeasibility one step shorter
+//!   (`exact::decide`, no lower bound involved), and the search from the bounds agrees.
+//! - path(n) and ring(n) under every rule against the exhaustive search of the shared suite
+//!   ([`crate::suites::brute_force`]) for the sizes it finishes quickly.
+//! - The path pattern under H\*: the exact optimum is n + ⌊n/2⌋ − 1 (the reference algorithm of
+//!   paper 003 §3.2, GOS-8), certified by the encoder alone for n ≤ 9.
+//!
+//! Every witness is re-checked with `checker::check`; the assertions are on values, never on
+//! time.
+
+use crate::suites::{brute_force, tiny};
+use commsched::checker::{self, Verdict};
+use commsched::exact::{self, BackendKind, Decision, Outcome, SolveOptions};
+use commsched::spec::{Instance, Schedule};
+
+/// The checker's length of a schedule, which must be admissible.
+fn checked_length(inst: &Instance, schedule: &Schedule) -> u64 {
+    match checker::check(inst, schedule) {
+        Verdict::Admissible(c) => c.length(),
+        Verdict::Inadmissible(v) => panic!("{}: witness rejected: {v:?}", inst.name),
+    }
+}
+
+/// Asserts with `backend` alone that `t` is the optimum: a checked schedule fits in `t` steps
+/// and the model at `t − 1` is infeasible.
+fn assert_backend_optimum(inst: &Instance, backend: BackendKind, t: u64) {
+    let options = SolveOptions::default();
+    match exact::decide(inst, backend, t, &options).unwrap() {
+        Decision::Feasible(checked) => {
+            assert_eq!(checked_length(inst, checked.schedule()), checked.length());
+            assert!(checked.length() <= t, "{} with {backend}", inst.name);
+        }
+        other => panic!("{} with {backend}: expected a schedule of length {t}, got {other:?}", inst.name),
+    }
+    assert_eq!(
+        exact::decide(inst, backend, t - 1, &options).unwrap(),
+        Decision::Infeasible,
+        "{} with {backend}: length {} should be infeasible",
+        inst.name,
+        t - 1
+    );
+}
+
+/// The optimum found by the search from the instance's lower bounds, with no incumbent.
+fn optimum(inst: &Instance, backend: BackendKind) -> u64 {
+    let bounds = commsched::bounds::lower_bounds(inst);
+    match exact::solve(inst, backend, &SolveOptions::default(), &bounds, None).unwrap() {
+        Outcome::Optimal { checked, .. } => {
+            assert_eq!(checked_length(inst, checked.schedule()), checked.length(), "{}", inst.name);
+            checked.length()
+        }
+        other => panic!("{} with {backend}: no optimum: {other:?}", inst.name),
+    }
+}
+
+/// GOS-16 and GOS-17: g(2×2 mesh) = 3 and g(3×3 mesh) = 6 under H\*, p = 1.
+#[test]
+fn the_papers_mesh_optima_on_every_backend() {
+    for (net, value) in [("mesh:2x2", 3), ("mesh:3x3", 6)] {
+        let inst = tiny("gossip", net, "H*", 1);
+        for backend in BackendKind::available() {
+            assert_backend_optimum(&inst, backend, value);
+            assert_eq!(optimum(&inst, backend), value, "{net} with {backend}");
+        }
+    }
+}
+
+/// path(n) and ring(n) under every rule: the exact optimum equals the exhaustive search's.
+#[test]
+fn paths_and_rings_agree_with_exhaustive_search() {
+    let mut cases: Vec<(String, &str)> = Vec::new();
+    for n in 2..=4 {
+        for rule in ["F*", "H*", "F1", "H1"] {
+            cases.push((format!("path:{n}"), rule));
+            if n >= 3 {
+                cases.push((format!("ring:{n}"), rule));
+            }
+        }
+    }
+    cases.push(("path:5".into(), "H1"));
+    cases.push(("mesh:2x2".into(), "F1"));
+    for (net, rule) in cases {
+        let inst = tiny("gossip", &net, rule, 1);
+        let exhaustive = brute_force(&inst, 20).expect("the exhaustive search finishes");
+        assert_eq!(optimum(&inst, exact::default_backend()), exhaustive, "{net} {rule}: exact vs exhaustive");
+    }
+}
+
+/// The values the exhaustive search and the encoder agree on, written out: paths and rings under
+/// the four rules for n = 4 (path(4) under H* is the reference algorithm's 4 + 2 − 1 = 5).
+#[test]
+fn small_path_and_ring_optima() {
+    let expected = [
+        ("path:4", "F*", 3),
+        ("path:4", "H*", 5),
+        ("path:4", "F1", 5),
+        ("path:4", "H1", 8),
+        ("ring:4", "F*", 2),
+        ("ring:4", "H*", 3),
+        ("ring:4", "F1", 3),
+        ("ring:4", "H1", 6),
+        ("path:5", "H1", 11),
+    ];
+    for (net, rule, value) in expected {
+        let inst = tiny("gossip", net, rule, 1);
+        assert_backend_optimum(&inst, exact::default_backend(), value);
+    }
+}
+
+/// path(n) under H\*: the optimum is n + ⌊n/2⌋ − 1, the length of the reference algorithm
+/// (GOS-8), proven by the encoder alone (no bound involved), and equal to the bridge
+/// release/tail bound (`bounds::gossip::bridge`), which certifies it for every n.
+#[test]
+fn path_gossip_under_hstar_takes_n_plus_half_n_minus_one() {
+    for n in 2..=9u64 {
+        let inst = tiny("gossip", &format!("path:{n}"), "H*", 1);
+        assert_backend_optimum(&inst, exact::default_backend(), n + n / 2 - 1);
+        assert_eq!(commsched::bounds::best(&inst).unwrap().value, n + n / 2 - 1, "path({n})");
+    }
+}
+
+/// The bridge release/tail bound is sound under every rule on small trees (every link a
+/// bridge): never above the exhaustive optimum.
+#[test]
+fn the_bridge_bound_is_below_the_exhaustive_optimum_on_trees() {
+    let mut cases = Vec::new();
+    for net in ["tree:0,0,0", "tree:0,0,1", "path:4"] {
+        for rule in ["F*", "H*", "F1", "H1"] {
+            cases.push((net, rule, 1));
+        }
+        cases.push((net, "H*", 2));
+    }
+    cases.push(("tree:0,0,0,0", "H1", 1));
+    cases.push(("tree:0,0,1,1", "H1", 1));
+    for (net, rule, p) in cases {
+        let inst = tiny("gossip", net, rule, p);
+        let bound = commsched::bounds::gossip::bridge(&inst).expect("a tree has bridges").value;
+        let exhaustive = brute_force(&inst, 20).expect("the exhaustive search finishes");
+        assert!(bound <= exhaustive, "{net} {rule} p = {p}: bridge bound {bound} > optimum {exhaustive}");
+        assert_eq!(optimum(&inst, exact::default_backend()), exhaustive, "{net} {rule} p = {p}");
+    }
+}
+
+/// Rings under H\* take n − 1 (every link busy every step, GOS-19's argument with one token per
+/// node) and under F\* ⌊n/2⌋ (the diameter); paths under F\* take n − 1 (the diameter).
+#[test]
+fn rings_and_full_duplex_paths_meet_their_counting_and_distance_bounds() {
+    for n in 3..=8u64 {
+        let ring = |rule| tiny("gossip", &format!("ring:{n}"), rule, 1);
+        assert_backend_optimum(&ring("H*"), exact::default_backend(), n - 1);
+        assert_backend_optimum(&ring("F*"), exact::default_backend(), n / 2);
+        let path = tiny("gossip", &format!("path:{n}"), "F*", 1);
+        assert_backend_optimum(&path, exact::default_backend(), n - 1);
+    }
+}
+
+/// Packets of p = 2 tokens (values from the exhaustive search): path(3) under H\* takes 2 steps
+/// (the ends send inwards, then the middle sends two tokens each way; 3 with p = 1), path(4)
+/// under H1 takes 5 (8 with p = 1); the decoded packets carry several tokens and the checker
+/// accepts them.
+#[test]
+fn packets_of_several_tokens() {
+    for (net, rule, p, value) in [("path:3", "H*", 2, 2), ("path:4", "H1", 2, 5)] {
+        let inst = tiny("gossip", net, rule, p);
+        let exhaustive = brute_force(&inst, 20).expect("the exhaustive search finishes");
+        assert_eq!(exhaustive, value, "{net} {rule} p = {p}: exhaustive search");
+        assert_backend_optimum(&inst, exact::default_backend(), value);
+        let Decision::Feasible(checked) =
+            exact::decide(&inst, exact::default_backend(), value, &SolveOptions::default()).unwrap()
+        else {
+            panic!("{net} {rule} p = {p}: no schedule")
+        };
+        let Schedule::StoreForward(steps) = checked.schedule() else { panic!("not store-and-forward") };
+        assert!(
+            steps.iter().flatten().any(|tr| tr.tokens.len() > 1),
+            "{net} {rule} p = {p}: no packet of two"
+        );
+    }
+}
