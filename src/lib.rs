@@ -40,5 +40,6 @@ pub mod exact;
 pub mod heuristics;
 pub mod proof;
 pub mod spec;
+pub mod svg;
 
 pub use error::{Error, InputError, Result};

@@ -19,4 +19,5 @@ mod models;
 mod report;
 mod scatter_gather;
 mod suites;
+mod svg;
 mod total_exchange;
