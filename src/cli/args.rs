@@ -52,11 +52,22 @@ pub enum Command {
     Check {
         /// Instance file (TOML).
         instance: PathBuf,
-        /// Schedule file (JSON).
+        /// Schedule file (JSON, or MSCCL XML by the `.xml` extension).
         schedule: PathBuf,
         /// Print at most this many violations, then how many were left out.
         #[arg(long, default_value_t = 100)]
         max_violations: usize,
+    },
+    /// Draw a schedule as a space-time diagram (SVG): arcs against steps, coloured by message
+    /// or token, violations outlined in red when the checker rejects it.
+    Draw {
+        /// Instance file (TOML).
+        instance: PathBuf,
+        /// Schedule file (JSON, or MSCCL XML by the `.xml` extension).
+        schedule: PathBuf,
+        /// The SVG file to write.
+        #[arg(short, long)]
+        out: PathBuf,
     },
     /// Print every lower bound of an instance.
     Bounds {
@@ -74,7 +85,8 @@ pub enum Command {
         /// Exact-solve limits.
         #[command(flatten)]
         limits: Limits,
-        /// Write the checked schedule (JSON) here.
+        /// Write the checked schedule here: MSCCL XML if the file ends in `.xml` (total exchange
+        /// and gossip, docs/msccl.md), JSON otherwise.
         #[arg(long)]
         out: Option<PathBuf>,
     },

@@ -17,10 +17,11 @@ use commsched::error::{Error, InputError, Result};
 use commsched::exact::{self, BackendKind, SolveOptions, encode};
 use commsched::heuristics;
 use commsched::spec::io::{
-    instance_files, instance_to_toml, load_instance, load_schedule, paper_schedule_file, parse_instance,
-    schedule_to_json,
+    instance_files, instance_to_toml, is_xml, load_instance, load_schedule, paper_schedule_file,
+    parse_instance, schedule_to_json,
 };
 use commsched::spec::limits::Resource;
+use commsched::spec::msccl;
 use commsched::spec::{Family, Instance, Model, ProblemKind};
 use serde::Serialize;
 use std::io::Write;
@@ -95,6 +96,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Check { instance, schedule, max_violations } => {
             check(&instance, &schedule, max_violations, format, &mut out)
         }
+        Command::Draw { instance, schedule, out: file } => draw(&instance, &schedule, &file, &mut out),
         Command::Bounds { instance } => bounds_cmd(&instance, format, &mut out),
         Command::Solve { instance, method, limits, out: file } => {
             solve(&instance, &method, &limits, file.as_deref(), format, &mut out)
@@ -198,6 +200,24 @@ fn in_file(file: &Path) -> impl Fn(Error) -> Error + '_ {
     }
 }
 
+/// `draw`: the checked schedule as a space-time diagram; prints the verdict it drew.
+fn draw(instance: &Path, schedule: &Path, file: &Path, out: &mut dyn Write) -> Result<u8> {
+    let inst = load_instance(instance)?;
+    let sched = load_schedule(schedule, &inst)?;
+    let d = commsched::draw::diagram(&inst, &sched).map_err(in_file(instance))?;
+    std::fs::write(file, d.to_svg()).map_err(io_err(&file.display().to_string()))?;
+    writeln!(
+        out,
+        "wrote {} ({}; {} cells, {} marked)",
+        file.display(),
+        d.title,
+        d.cells.len(),
+        d.marks.len()
+    )
+    .map_err(io_err("<stdout>"))?;
+    Ok(0)
+}
+
 fn check(
     instance: &Path,
     schedule: &Path,
@@ -288,8 +308,12 @@ fn solve(
     };
     let summary = Summary::new(&inst.name, &label, &a.answer, Vec::new());
     if let (Some(path), Some(best)) = (file, &a.best) {
-        std::fs::write(path, schedule_to_json(&inst, best.schedule()) + "\n")
-            .map_err(io_err(&path.display().to_string()))?;
+        let text = if is_xml(path) {
+            msccl::to_xml(&inst, best.schedule())?
+        } else {
+            schedule_to_json(&inst, best.schedule()) + "\n"
+        };
+        std::fs::write(path, text).map_err(io_err(&path.display().to_string()))?;
     }
     print_summary(&summary, format, out)?;
     Ok(if a.answer.status == Status::Inadmissible { 1 } else { 0 })
