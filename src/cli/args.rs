@@ -34,6 +34,20 @@ pub enum Format {
     Json,
     /// A Markdown table (`report` only; other commands print text).
     Markdown,
+    /// CSV, one row per instance (`report` only; other commands refuse it).
+    Csv,
+}
+
+impl Format {
+    /// The name typed after `--format`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Json => "json",
+            Format::Markdown => "markdown",
+            Format::Csv => "csv",
+        }
+    }
 }
 
 /// Exact backends on the command line.

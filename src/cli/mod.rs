@@ -92,6 +92,7 @@ pub fn run(cli: Cli) -> Result<u8> {
     ] {
         resource.set_limit(limit);
     }
+    refuse_format(&cli.command, format)?;
     match cli.command {
         Command::Check { instance, schedule, max_violations } => {
             check(&instance, &schedule, max_violations, format, &mut out)
@@ -118,9 +119,35 @@ pub fn run(cli: Cli) -> Result<u8> {
             format,
             &mut out,
         ),
-        Command::List => list(&mut out),
-        Command::Bench { sizes } => bench::run(&sizes, cli.max_events, &mut out),
+        Command::List => list(format, &mut out),
+        Command::Bench { sizes } => bench::run(&sizes, cli.max_events, format, &mut out),
     }
+}
+
+/// Refuses a `--format` a command cannot honour, naming the flag: `csv` is a report table,
+/// `gen` writes a TOML instance, `export` and `draw` write files.
+fn refuse_format(command: &Command, format: Format) -> Result<()> {
+    let (name, takes): (&str, &[Format]) = match command {
+        Command::Report { .. } => ("report", &[Format::Text, Format::Json, Format::Markdown, Format::Csv]),
+        Command::Gen(_) => ("gen", &[Format::Text]),
+        Command::Export { .. } => ("export", &[Format::Text]),
+        Command::Draw { .. } => ("draw", &[Format::Text]),
+        Command::Check { .. } => ("check", &[Format::Text, Format::Json, Format::Markdown]),
+        Command::Bounds { .. } => ("bounds", &[Format::Text, Format::Json, Format::Markdown]),
+        Command::Solve { .. } => ("solve", &[Format::Text, Format::Json, Format::Markdown]),
+        Command::List => ("list", &[Format::Text, Format::Json, Format::Markdown]),
+        Command::Bench { .. } => ("bench", &[Format::Text, Format::Json, Format::Markdown]),
+    };
+    if takes.contains(&format) {
+        return Ok(());
+    }
+    let names: Vec<&str> = takes.iter().map(|f| f.name()).collect();
+    Err(InputError::new(
+        "<flags>",
+        "--format",
+        format!("`{}` is not an output of {name}, which prints {}", format.name(), names.join(", ")),
+    )
+    .into())
 }
 
 fn io_err(path: &str) -> impl Fn(std::io::Error) -> Error + '_ {
@@ -153,7 +180,7 @@ fn solve_options(limits: &Limits) -> Result<SolveOptions> {
 fn print_summary(s: &Summary, format: Format, out: &mut dyn Write) -> Result<()> {
     let text = match format {
         Format::Json => serde_json::to_string_pretty(s).expect("summary serialises") + "\n",
-        Format::Text | Format::Markdown => {
+        Format::Text | Format::Markdown | Format::Csv => {
             let mut t = format!("{}: {} ", s.instance, s.method);
             match s.status.as_str() {
                 "inadmissible" => {
@@ -600,6 +627,7 @@ fn report_cmd(
             Format::Text => report::write_text(&report, w),
             Format::Markdown => report::write_markdown(&report, w),
             Format::Json => report::write_json(&report, w),
+            Format::Csv => report::write_csv(&report, w),
         }
     };
     match dir {
@@ -617,30 +645,83 @@ fn report_cmd(
     Ok(if report.failed > 0 { 3 } else { 0 })
 }
 
-fn list(out: &mut dyn Write) -> Result<u8> {
-    let mut text = String::new();
-    for p in ProblemKind::ALL {
-        text += &format!("{p}:\n");
-        let methods: Vec<_> = heuristics::all().into_iter().filter(|m| m.solves(p)).collect();
-        for m in &methods {
-            text += &format!("  {:<26} {}  [{}]\n", m.name, m.summary, m.source);
+/// One problem in `list --format json`: its algorithms and exact encoders.
+#[derive(Debug, Serialize)]
+struct ProblemMethods {
+    problem: ProblemKind,
+    algorithms: Vec<AlgorithmEntry>,
+    exact: Vec<EncoderEntry>,
+}
+
+/// A registered algorithm in `list --format json`.
+#[derive(Debug, Serialize)]
+struct AlgorithmEntry {
+    name: &'static str,
+    summary: &'static str,
+    source: &'static str,
+}
+
+/// An exact encoder in `list --format json`.
+#[derive(Debug, Serialize)]
+struct EncoderEntry {
+    encoder: &'static str,
+    applies: String,
+    backends: Vec<&'static str>,
+}
+
+fn list(format: Format, out: &mut dyn Write) -> Result<u8> {
+    let backends: Vec<&'static str> = BackendKind::available().iter().map(|b| b.name()).collect();
+    let problems: Vec<ProblemMethods> = ProblemKind::ALL
+        .into_iter()
+        .map(|p| ProblemMethods {
+            problem: p,
+            algorithms: heuristics::all()
+                .into_iter()
+                .filter(|m| m.solves(p))
+                .map(|m| AlgorithmEntry { name: m.name, summary: m.summary, source: m.source })
+                .collect(),
+            exact: encode::ENCODERS
+                .iter()
+                .filter(|e| e.applicability.problems.contains(&p))
+                .map(|e| EncoderEntry {
+                    encoder: e.name,
+                    applies: e.applicability.describe(),
+                    backends: backends.clone(),
+                })
+                .collect(),
+        })
+        .collect();
+    let text = if format == Format::Json {
+        serde_json::to_string_pretty(&problems).expect("the list serialises") + "\n"
+    } else {
+        let exact = "exact | ilp | smt";
+        let width = problems
+            .iter()
+            .flat_map(|p| &p.algorithms)
+            .map(|a| a.name.len())
+            .chain([exact.len()])
+            .max()
+            .unwrap_or(0);
+        let mut text = String::new();
+        for p in &problems {
+            text += &format!("{}:\n", p.problem);
+            for m in &p.algorithms {
+                text += &format!("  {:<width$} {}  [{}]\n", m.name, m.summary, m.source);
+            }
+            for e in &p.exact {
+                text += &format!(
+                    "  {exact:<width$} exact optimum with certificate, encoder `{}` ({}); backends: {}\n",
+                    e.encoder,
+                    e.applies,
+                    e.backends.join(", ")
+                );
+            }
+            if p.algorithms.is_empty() && p.exact.is_empty() {
+                text += "  no algorithms yet (checker and lower bounds only)\n";
+            }
         }
-        let encoders: Vec<_> =
-            encode::ENCODERS.iter().filter(|e| e.applicability.problems.contains(&p)).collect();
-        for e in &encoders {
-            let backends: Vec<&str> = BackendKind::available().iter().map(|b| b.name()).collect();
-            text += &format!(
-                "  {:<26} exact optimum with certificate, encoder `{}` ({}); backends: {}\n",
-                "exact | ilp | smt",
-                e.name,
-                e.applicability.describe(),
-                backends.join(", ")
-            );
-        }
-        if methods.is_empty() && encoders.is_empty() {
-            text += "  no algorithms yet (checker and lower bounds only)\n";
-        }
-    }
+        text
+    };
     out.write_all(text.as_bytes()).map_err(io_err("<stdout>"))?;
     Ok(0)
 }

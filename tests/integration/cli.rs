@@ -259,3 +259,47 @@ fn a_closed_stdout_ends_the_program_quietly() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("error") && !stderr.contains("Broken pipe"), "{stderr}");
 }
+
+#[test]
+fn list_and_bench_print_json_and_other_commands_refuse_formats_they_cannot_print() {
+    let (code, v) = json(&["list"]);
+    assert_eq!(code, 0);
+    let problems = v.as_array().expect("an array of problems");
+    assert_eq!(problems.len(), 8);
+    let te = problems.iter().find(|p| p["problem"] == "total-exchange").unwrap();
+    assert!(te["algorithms"].as_array().unwrap().iter().any(|a| a["name"] == "furthest-first"));
+    assert!(te["exact"].as_array().unwrap().iter().all(|e| e["backends"].is_array()));
+    // Text: the name column fits the longest name, so every name is followed by a space.
+    let (_, text, _) = run(&["list"]);
+    for p in problems {
+        for a in p["algorithms"].as_array().unwrap() {
+            let name = a["name"].as_str().unwrap();
+            assert!(text.contains(&format!("  {name} ")), "{name} overflows its column");
+        }
+    }
+    let (code, v) = json(&["bench", "--sizes", "4"]);
+    assert_eq!(code, 0);
+    let rows = v["rows"].as_array().unwrap();
+    assert!(
+        rows.iter().any(|r| r["network"] == "path:4" && r["method"] == "furthest-first" && r["length"] == 4)
+    );
+    assert!(rows.iter().all(|r| r["violations"] == 0 && r["length"].is_u64()));
+    let (code, v) = json(&["--max-events", "10", "bench", "--sizes", "4"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["skipped"][0]["network"], "path:4");
+    assert_eq!(v["skipped"][0]["packet_hops"], 20);
+    let refused = error_line(&["--format", "json", "gen", "gossip", "--network", "path:4"]);
+    assert!(
+        refused.contains("field `--format`: `json` is not an output of gen, which prints text"),
+        "{refused}"
+    );
+    let csv = error_line(&["--format", "csv", "bounds", "instances/004/path4.toml"]);
+    assert!(csv.contains("`csv` is not an output of bounds"), "{csv}");
+    let (code, csv, _) = run(&["--format", "csv", "report", "--no-exact", "instances/004/path4.toml"]);
+    assert_eq!(code, 0);
+    assert!(csv.starts_with("file,instance,problem,network,lower_bound,"), "{csv}");
+    assert!(
+        csv.contains("instances/004/path4.toml,path4,total-exchange,path:4,\"4 (bisection, TE-1)\""),
+        "{csv}"
+    );
+}
