@@ -569,10 +569,56 @@ fn git_commit() -> String {
         .map_or_else(|| "unknown".into(), |s| s.trim().to_string())
 }
 
-/// Assesses `files` on `jobs` threads, results in input order, one progress line per file on
-/// stderr.
+/// Progress of a long `report` on stderr: a bar with a count and an ETA redrawn in place when
+/// stderr is a terminal, one plain line per finished file otherwise (logs, batch jobs).
+struct Progress {
+    total: usize,
+    start: std::time::Instant,
+    bar: bool,
+    done: std::sync::Mutex<usize>,
+}
+
+impl Progress {
+    fn new(total: usize) -> Self {
+        use std::io::IsTerminal;
+        let bar = std::io::stderr().is_terminal();
+        Self { total, start: std::time::Instant::now(), bar, done: std::sync::Mutex::new(0) }
+    }
+
+    /// Reports one finished file (`index` in input order).
+    fn finished(&self, index: usize, file: &Path, entry: &Entry) {
+        let mut done = self.done.lock().expect("no thread panics while printing progress");
+        *done += 1;
+        if self.bar {
+            let eta = self.start.elapsed().as_secs_f64() / *done as f64 * (self.total - *done) as f64;
+            let filled = 30 * *done / self.total.max(1);
+            eprint!(
+                "\r\x1b[K[{}{}] {}/{} ETA {:.0} s  {}",
+                "#".repeat(filled),
+                " ".repeat(30 - filled),
+                *done,
+                self.total,
+                eta,
+                file.display()
+            );
+            if *done == self.total {
+                eprintln!();
+            }
+        } else {
+            let status = match (&entry.error, &entry.assessment) {
+                (Some(e), _) => format!("ERROR: {e}"),
+                (None, Some(a)) => format!("{} ({:.2} s)", a.answer.status, a.seconds),
+                (None, None) => String::new(),
+            };
+            eprintln!("[{}/{}] {}: {status}", index + 1, self.total, file.display());
+        }
+    }
+}
+
+/// Assesses `files` on `jobs` threads, results in input order, with [`Progress`] on stderr.
 fn assess_all(files: &[PathBuf], options: &AssessOptions, jobs: usize) -> Vec<Entry> {
     let next = std::sync::atomic::AtomicUsize::new(0);
+    let progress = Progress::new(files.len());
     let slots: Vec<std::sync::Mutex<Option<Entry>>> = files.iter().map(|_| Default::default()).collect();
     std::thread::scope(|scope| {
         for _ in 0..jobs.clamp(1, files.len().max(1)) {
@@ -581,12 +627,7 @@ fn assess_all(files: &[PathBuf], options: &AssessOptions, jobs: usize) -> Vec<En
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(file) = files.get(i) else { break };
                     let entry = report_entry(file, options);
-                    let status = match (&entry.error, &entry.assessment) {
-                        (Some(e), _) => format!("ERROR: {e}"),
-                        (None, Some(a)) => format!("{} ({:.2} s)", a.answer.status, a.seconds),
-                        (None, None) => String::new(),
-                    };
-                    eprintln!("[{}/{}] {}: {status}", i + 1, files.len(), file.display());
+                    progress.finished(i, file, &entry);
                     *slots[i].lock().expect("no thread panics holding a slot") = Some(entry);
                 }
             });
