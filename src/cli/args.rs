@@ -136,6 +136,10 @@ pub enum Command {
         /// Assess this many instances in parallel (results stay in input order).
         #[arg(long, default_value_t = 1)]
         jobs: usize,
+        /// Assess only shard I of N (`I/N`, 0 ≤ I < N): the files whose position in the sorted
+        /// list is I modulo N, so N jobs of a cluster array cover every instance once.
+        #[arg(long)]
+        shard: Option<String>,
         /// Exact backend, or skip the exact layer with --no-exact.
         #[arg(long, value_enum, default_value_t = BackendArg::Ilp)]
         backend: BackendArg,

@@ -110,12 +110,12 @@ pub fn run(cli: Cli) -> Result<u8> {
             write!(out, "{}", instance_to_toml(&inst)).map_err(io_err("<stdout>"))?;
             Ok(0)
         }
-        Command::Report { paths, out: dir, backend, no_exact, limits, jobs } => report_cmd(
+        Command::Report { paths, out: dir, backend, no_exact, limits, jobs, shard } => report_cmd(
             &paths,
             dir.as_deref(),
             (!no_exact).then_some(backend),
             &limits,
-            jobs,
+            (jobs, shard.as_deref()),
             format,
             &mut out,
         ),
@@ -569,6 +569,16 @@ fn git_commit() -> String {
         .map_or_else(|| "unknown".into(), |s| s.trim().to_string())
 }
 
+/// `--shard I/N` as (I, N), with 0 ≤ I < N.
+fn parse_shard(text: &str) -> Result<(usize, usize)> {
+    text.split_once('/')
+        .and_then(|(i, n)| Some((i.trim().parse::<usize>().ok()?, n.trim().parse::<usize>().ok()?)))
+        .filter(|&(i, n)| i < n)
+        .ok_or_else(|| {
+            InputError::new("<flags>", "--shard", format!("`{text}` is not I/N with 0 ≤ I < N")).into()
+        })
+}
+
 /// Progress of a long `report` on stderr: a bar with a count and an ETA redrawn in place when
 /// stderr is a terminal, one plain line per finished file otherwise (logs, batch jobs).
 struct Progress {
@@ -641,10 +651,11 @@ fn report_cmd(
     dir: Option<&Path>,
     b: Option<BackendArg>,
     limits: &Limits,
-    jobs: usize,
+    (jobs, shard): (usize, Option<&str>),
     format: Format,
     out: &mut dyn Write,
 ) -> Result<u8> {
+    let shard = shard.map(parse_shard).transpose()?;
     let default = [PathBuf::from("instances")];
     let paths = if paths.is_empty() { &default[..] } else { paths };
     let options = AssessOptions {
@@ -653,7 +664,12 @@ fn report_cmd(
         solve: solve_options(limits)?,
         fail_fast: false,
     };
-    let files: Vec<PathBuf> = instance_files(paths)?.into_iter().map(|(_, f)| f).collect();
+    let files: Vec<PathBuf> = instance_files(paths)?
+        .into_iter()
+        .enumerate()
+        .filter(|(k, _)| shard.is_none_or(|(i, n)| k % n == i))
+        .map(|(_, (_, f))| f)
+        .collect();
     let run = RunInfo {
         version: env!("CARGO_PKG_VERSION").into(),
         commit: git_commit(),

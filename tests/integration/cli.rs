@@ -303,3 +303,23 @@ fn list_and_bench_print_json_and_other_commands_refuse_formats_they_cannot_print
         "{csv}"
     );
 }
+
+#[test]
+fn report_shards_cover_every_instance_once() {
+    let rows = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["--format", "csv", "report", "--no-exact", "instances/004"];
+        all.extend_from_slice(args);
+        let (code, csv, err) = run(&all);
+        assert_eq!(code, 0, "{err}");
+        csv.lines().skip(1).map(|l| l.split(',').next().unwrap().to_string()).collect()
+    };
+    let whole = rows(&[]);
+    let mut shards = rows(&["--shard", "0/3"]);
+    assert_eq!(shards.len(), whole.len().div_ceil(3));
+    shards.extend(rows(&["--shard", "1/3"]));
+    shards.extend(rows(&["--shard", "2/3"]));
+    shards.sort();
+    assert_eq!(shards, whole);
+    let bad = error_line(&["report", "--shard", "3/3", "instances/004"]);
+    assert!(bad.contains("field `--shard`: `3/3` is not I/N with 0 ≤ I < N"), "{bad}");
+}
