@@ -301,7 +301,7 @@ fn better_under_5(lengths: &[u64], below: u64) -> Option<u64> {
         let starts = msgs.iter().zip(&current).map(|(&msg, &start)| Start { msg, start }).collect();
         if let Some(c) = checker::check(&inst, &Schedule::Bufferless { starts, control: vec![] }).admissible()
         {
-            best = Some(best.map_or(last_step(&c), |b: u64| b.min(last_step(&c))));
+            best = Some(best.map_or(last_step(c), |b: u64| b.min(last_step(c))));
         }
         // Next start vector, odometer order.
         let mut k = 0;
