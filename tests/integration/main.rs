@@ -13,6 +13,7 @@ mod common;
 mod exact;
 mod fat_tree_algorithms;
 mod formats;
+mod fuzz;
 mod gossip;
 mod gossip_exact;
 mod instances;
