@@ -117,7 +117,7 @@ pub fn run(cli: Cli) -> Result<u8> {
             &mut out,
         ),
         Command::List => list(&mut out),
-        Command::Bench { sizes } => bench::run(&sizes, cli.max_events, &mut out),
+        Command::Bench { sizes, trees } => bench::run(&sizes, &trees, cli.max_events, &mut out),
     }
 }
 

@@ -259,3 +259,25 @@ fn a_closed_stdout_ends_the_program_quietly() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("error") && !stderr.contains("Broken pipe"), "{stderr}");
 }
+
+/// `bench --trees NODES:FLITS` adds paper 001's tree algorithms on a seeded random tree: every
+/// row is checked admissible, FDF scatter and its reversed gather have the same length (SG-4 and
+/// time reversal), and a tree over `--max-events` is skipped with a line saying so.
+#[test]
+fn bench_trees_rows_are_checked_and_guarded() {
+    let (code, stdout, stderr) = run(&["bench", "--sizes", "4", "--trees", "60:400"]);
+    assert_eq!(code, 0, "{stderr}");
+    let length = |method: &str| {
+        let row = stdout.lines().find(|l| l.split_whitespace().nth(1) == Some(method)).expect(method);
+        row.split_whitespace().nth(2).unwrap().parse::<u64>().unwrap_or_else(|_| panic!("{row}"))
+    };
+    assert_eq!(length("farthest-destination-first"), length("reversed-fdf"));
+    assert!(length("nearest-first") >= length("farthest-destination-first"));
+    assert!(!stdout.contains("INADMISSIBLE"), "{stdout}");
+    let (code, stdout, _) = run(&["--max-events", "10", "bench", "--sizes", "4", "--trees", "60:400"]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains("skipped:") && stdout.contains("flit-arc crossings exceed --max-events 10"),
+        "{stdout}"
+    );
+}
