@@ -158,6 +158,10 @@ pub enum Command {
         /// Sizes n of path(n) and ring(n).
         #[arg(long, value_delimiter = ',', default_value = "64,128,256,512,1024")]
         sizes: Vec<usize>,
+        /// Also scatter and gather (paper 001) on a seeded random tree of NODES nodes carrying
+        /// FLITS flits in all, e.g. `100000:1000000` (none by default).
+        #[arg(long, value_delimiter = ',')]
+        trees: Vec<String>,
     },
 }
 

@@ -1,9 +1,11 @@
-//! `commsched bench`: generate-and-check times for total exchange on path(n) and ring(n), and
-//! the checker's throughput in events per second. Timings are printed, never asserted.
+//! `commsched bench`: generate-and-check times for total exchange on path(n) and ring(n), and on
+//! request for scatter and centralized gather (paper 001) on seeded random trees, with the
+//! checker's throughput in events per second. Timings are printed, never asserted.
 
 use super::args::Format;
 use super::io_err;
 use commsched::checker::{self, Verdict};
+use commsched::error::InputError;
 use commsched::error::Result;
 use commsched::heuristics;
 use commsched::spec::io::default_model;
@@ -32,7 +34,8 @@ struct Row {
 #[derive(Debug, Serialize)]
 struct Skipped {
     network: String,
-    packet_hops: u64,
+    /// Events any schedule needs at least: packet hops (total exchange) or flit-arc crossings (trees).
+    events: u64,
     max_events: u64,
 }
 
@@ -44,27 +47,39 @@ struct Bench {
 }
 
 /// Runs the benchmark for the given sizes, skipping (with a line saying so) any network whose
-/// total exchange needs more than `max_events` packet hops; prints a table, or one JSON object.
-pub fn run(sizes: &[usize], max_events: u64, format: Format, out: &mut dyn Write) -> Result<u8> {
-    let w = |out: &mut dyn Write, s: String| out.write_all(s.as_bytes()).map_err(io_err("<stdout>"));
-    let json = format == Format::Json;
-    let width = heuristics::all().iter().map(|m| m.name.len()).max().unwrap_or(0);
-    let mut bench = Bench::default();
-    if !json {
-        w(
-            out,
-            format!(
-                "{:<12} {:<width$} {:>7} {:>12} {:>12} {:>12} {:>14}\n",
-                "network", "method", "length", "events", "generate ms", "check ms", "events/s"
-            ),
-        )?;
+/// total exchange needs more than `max_events` packet hops; then each `NODES:FLITS` tree of
+/// `trees`, scatter and gather, under the same guard on flit-arc crossings. Prints a table, or
+/// one JSON object.
+pub fn run(
+    sizes: &[usize],
+    trees: &[String],
+    max_events: u64,
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<u8> {
+    let mut table = Table {
+        json: format == Format::Json,
+        network: sizes
+            .iter()
+            .map(|n| format!("ring:{n}").len())
+            .chain(trees.iter().map(|t| format!("tree({t})").len()))
+            .fold(12, usize::max),
+        method: heuristics::all().iter().map(|m| m.name.len()).max().unwrap_or(0),
+        bench: Bench::default(),
+        out,
+    };
+    if !table.json {
+        let (nw, mw) = (table.network, table.method);
+        table.write(format!(
+            "{:<nw$} {:<mw$} {:>7} {:>12} {:>12} {:>12} {:>14}\n",
+            "network", "method", "length", "events", "generate ms", "check ms", "events/s"
+        ))?;
     }
     for &n in sizes {
         for (net, tie) in
             [(format!("path:{n}"), RingTie::Clockwise), (format!("ring:{n}"), RingTie::Alternating)]
         {
-            let network = Network::parse(&net)
-                .map_err(|r| commsched::error::InputError::new("<flags>", "--sizes", r))?;
+            let network = Network::parse(&net).map_err(|r| InputError::new("<flags>", "--sizes", r))?;
             let problem = Problem::TotalExchange(None);
             let model = default_model(&problem);
             let inst = Instance::new(net.clone(), network, problem, model, tie, "<flags>")?;
@@ -76,60 +91,139 @@ pub fn run(sizes: &[usize], max_events: u64, format: Format, out: &mut dyn Write
                 .map(|d| d as u64)
                 .sum();
             if hops > max_events {
-                if !json {
-                    w(
-                        out,
-                        format!("{net:<12} skipped: {hops} packet hops exceed --max-events {max_events}\n"),
-                    )?;
-                }
-                bench.skipped.push(Skipped { network: net, packet_hops: hops, max_events });
+                table.skip(net, hops, "packet hops", max_events)?;
                 continue;
             }
-            for m in heuristics::for_instance(&inst) {
-                let t0 = Instant::now();
-                let sched = m.produce(&inst)?;
-                let generate = t0.elapsed();
-                let t1 = Instant::now();
-                let verdict = checker::check(&inst, &sched);
-                let check = t1.elapsed();
-                let (length, events) = match &verdict {
-                    Verdict::Admissible(c) => (Some(c.length()), c.metrics().events),
-                    Verdict::Inadmissible(_) => (None, sched.entries() as u64),
-                };
-                let row = Row {
-                    network: net.clone(),
-                    method: m.name,
-                    length,
-                    violations: verdict.violations().len(),
-                    events,
-                    generate_ms: generate.as_secs_f64() * 1e3,
-                    check_ms: check.as_secs_f64() * 1e3,
-                    events_per_second: events as f64 / check.as_secs_f64().max(1e-9),
-                };
-                if !json {
-                    let length = row
-                        .length
-                        .map_or_else(|| format!("INADMISSIBLE ({})", row.violations), |l| l.to_string());
-                    w(
-                        out,
-                        format!(
-                            "{:<12} {:<width$} {:>7} {:>12} {:>12.1} {:>12.1} {:>14.0}\n",
-                            row.network,
-                            row.method,
-                            length,
-                            row.events,
-                            row.generate_ms,
-                            row.check_ms,
-                            row.events_per_second
-                        ),
-                    )?;
-                }
-                bench.rows.push(row);
-            }
+            table.rows(&inst, &net)?;
         }
     }
-    if json {
-        w(out, serde_json::to_string_pretty(&bench).expect("the bench serialises") + "\n")?;
+    for spec in trees {
+        let (parents, lengths) = random_tree(spec)?;
+        let name = format!("tree({spec})");
+        let network = Network::parse(&format!(
+            "tree:{}",
+            parents.iter().map(ToString::to_string).collect::<Vec<_>>().join(",")
+        ))
+        .map_err(|r| InputError::new("<flags>", "--trees", r))?;
+        // Every flit crosses every arc of its path: the events of any schedule.
+        let depth = network.distances_from(0);
+        let events: u64 = lengths.iter().zip(&depth).map(|(&l, &d)| l * d as u64).sum();
+        if events > max_events {
+            table.skip(name, events, "flit-arc crossings", max_events)?;
+            continue;
+        }
+        for problem in [Problem::Scatter(lengths.clone()), Problem::Gather(lengths.clone())] {
+            let model = default_model(&problem);
+            let inst =
+                Instance::new(name.clone(), network.clone(), problem, model, RingTie::Clockwise, "<flags>")?;
+            table.rows(&inst, &name)?;
+        }
+    }
+    if table.json {
+        let text = serde_json::to_string_pretty(&table.bench).expect("the bench serialises") + "\n";
+        table.write(text)?;
     }
     Ok(0)
+}
+
+/// The output being written: the text table's column widths, or the rows collected for JSON.
+struct Table<'a> {
+    json: bool,
+    network: usize,
+    method: usize,
+    bench: Bench,
+    out: &'a mut dyn Write,
+}
+
+impl Table<'_> {
+    fn write(&mut self, s: String) -> Result<()> {
+        self.out.write_all(s.as_bytes()).map_err(io_err("<stdout>"))
+    }
+
+    /// Records a network skipped for the size guard (`events` of the kind `what`).
+    fn skip(&mut self, network: String, events: u64, what: &str, max_events: u64) -> Result<()> {
+        if !self.json {
+            let nw = self.network;
+            self.write(format!(
+                "{network:<nw$} skipped: {events} {what} exceed --max-events {max_events}\n"
+            ))?;
+        }
+        self.bench.skipped.push(Skipped { network, events, max_events });
+        Ok(())
+    }
+
+    /// One row per applicable algorithm: its checked length, events, generate and check times.
+    fn rows(&mut self, inst: &Instance, name: &str) -> Result<()> {
+        for m in heuristics::for_instance(inst) {
+            let t0 = Instant::now();
+            let sched = m.produce(inst)?;
+            let generate = t0.elapsed();
+            let t1 = Instant::now();
+            let verdict = checker::check(inst, &sched);
+            let check = t1.elapsed();
+            let (length, events) = match &verdict {
+                Verdict::Admissible(c) => (Some(c.length()), c.metrics().events),
+                Verdict::Inadmissible(_) => (None, sched.entries() as u64),
+            };
+            let row = Row {
+                network: name.to_string(),
+                method: m.name,
+                length,
+                violations: verdict.violations().len(),
+                events,
+                generate_ms: generate.as_secs_f64() * 1e3,
+                check_ms: check.as_secs_f64() * 1e3,
+                events_per_second: events as f64 / check.as_secs_f64().max(1e-9),
+            };
+            if !self.json {
+                let length = row
+                    .length
+                    .map_or_else(|| format!("INADMISSIBLE ({})", row.violations), |l| l.to_string());
+                let (nw, mw) = (self.network, self.method);
+                self.write(format!(
+                    "{:<nw$} {:<mw$} {:>7} {:>12} {:>12.1} {:>12.1} {:>14.0}\n",
+                    row.network,
+                    row.method,
+                    length,
+                    row.events,
+                    row.generate_ms,
+                    row.check_ms,
+                    row.events_per_second
+                ))?;
+            }
+            self.bench.rows.push(row);
+        }
+        Ok(())
+    }
+}
+
+/// A random tree from `NODES:FLITS`, the same for the same text: node v's parent uniform in
+/// 0..v and FLITS flits spread over the non-root nodes (each gets between 0 and twice the mean),
+/// from a fixed-seed xorshift generator. Returns the parents of nodes 1.. and L_0..L_{n−1}.
+fn random_tree(spec: &str) -> Result<(Vec<usize>, Vec<u64>)> {
+    let bad =
+        |why: &str| InputError::new("<flags>", "--trees", format!("`{spec}`: {why} (expected NODES:FLITS)"));
+    let (nodes, flits) = spec.split_once(':').ok_or_else(|| bad("no colon"))?;
+    let nodes: usize = nodes.parse().map_err(|_| bad("NODES is not a number"))?;
+    let flits: u64 = flits.parse().map_err(|_| bad("FLITS is not a number"))?;
+    if nodes < 2 {
+        return Err(bad("a tree needs 2 nodes").into());
+    }
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move |bound: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % bound.max(1)
+    };
+    let parents = (1..nodes).map(|v| next(v as u64) as usize).collect();
+    let mean = flits / (nodes as u64 - 1);
+    let mut lengths = vec![0u64; nodes];
+    let mut left = flits;
+    for l in lengths.iter_mut().skip(1) {
+        *l = next(2 * mean + 1).min(left);
+        left -= *l;
+    }
+    lengths[nodes - 1] += left;
+    Ok((parents, lengths))
 }

@@ -120,7 +120,7 @@ pub fn run(cli: Cli) -> Result<u8> {
             &mut out,
         ),
         Command::List => list(format, &mut out),
-        Command::Bench { sizes } => bench::run(&sizes, cli.max_events, format, &mut out),
+        Command::Bench { sizes, trees } => bench::run(&sizes, &trees, cli.max_events, format, &mut out),
     }
 }
 

@@ -287,7 +287,7 @@ fn list_and_bench_print_json_and_other_commands_refuse_formats_they_cannot_print
     let (code, v) = json(&["--max-events", "10", "bench", "--sizes", "4"]);
     assert_eq!(code, 0);
     assert_eq!(v["skipped"][0]["network"], "path:4");
-    assert_eq!(v["skipped"][0]["packet_hops"], 20);
+    assert_eq!(v["skipped"][0]["events"], 20);
     let refused = error_line(&["--format", "json", "gen", "gossip", "--network", "path:4"]);
     assert!(
         refused.contains("field `--format`: `json` is not an output of gen, which prints text"),
@@ -322,4 +322,26 @@ fn report_shards_cover_every_instance_once() {
     assert_eq!(shards, whole);
     let bad = error_line(&["report", "--shard", "3/3", "instances/004"]);
     assert!(bad.contains("field `--shard`: `3/3` is not I/N with 0 ≤ I < N"), "{bad}");
+}
+
+/// `bench --trees NODES:FLITS` adds paper 001's tree algorithms on a seeded random tree: every
+/// row is checked admissible, FDF scatter and its reversed gather have the same length (SG-4 and
+/// time reversal), and a tree over `--max-events` is skipped with a line saying so.
+#[test]
+fn bench_trees_rows_are_checked_and_guarded() {
+    let (code, stdout, stderr) = run(&["bench", "--sizes", "4", "--trees", "60:400"]);
+    assert_eq!(code, 0, "{stderr}");
+    let length = |method: &str| {
+        let row = stdout.lines().find(|l| l.split_whitespace().nth(1) == Some(method)).expect(method);
+        row.split_whitespace().nth(2).unwrap().parse::<u64>().unwrap_or_else(|_| panic!("{row}"))
+    };
+    assert_eq!(length("farthest-destination-first"), length("reversed-fdf"));
+    assert!(length("nearest-first") >= length("farthest-destination-first"));
+    assert!(!stdout.contains("INADMISSIBLE"), "{stdout}");
+    let (code, stdout, _) = run(&["--max-events", "10", "bench", "--sizes", "4", "--trees", "60:400"]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains("skipped:") && stdout.contains("flit-arc crossings exceed --max-events 10"),
+        "{stdout}"
+    );
 }

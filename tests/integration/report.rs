@@ -74,6 +74,25 @@ fn the_papers_gather_schedule_shows_21_against_a_bound_of_11_and_a_settled_gap()
     assert!(row.contains("| 11 (gather dispatch (5), SG-8) |") && row.contains("| 21 |"), "{row}");
 }
 
+/// Paper 001 on Fig. 4: Theorem 3's 2B + C + M = 18 (B = 5, C = 0, M = 8) is reported
+/// violated by transmission certification's checked 21 steps (SG-22), and the exact optimum 11
+/// confirms Shoulder-Tap's recursion (7) (SG-11); the figure's own 21 holds (SG-31).
+#[test]
+fn fig_4_reports_sg_22_violated_with_its_numbers() {
+    use commsched::claims::ClaimVerdict;
+    let r = sample();
+    let a = r.instances[0].assessment.as_ref().unwrap();
+    let verdict = |id: &str| {
+        let c = a.all_claims().into_iter().find(|c| c.claimed.claim == id).unwrap_or_else(|| panic!("{id}"));
+        (c.claimed.value, c.observed, c.verdict)
+    };
+    assert_eq!(verdict("SG-22"), (18, Some(21), ClaimVerdict::Violated));
+    assert_eq!(verdict("SG-11"), (11, Some(11), ClaimVerdict::Holds));
+    assert_eq!(verdict("SG-31"), (21, Some(21), ClaimVerdict::Holds));
+    let sg22 = a.all_claims().into_iter().find(|c| c.claimed.claim == "SG-22").unwrap();
+    assert!(sg22.claimed.about.contains("B = 5, C = 0, M = 8"), "{}", sg22.claimed.about);
+}
+
 #[test]
 fn a_claim_repeated_by_an_algorithm_is_listed_once() {
     let r = sample();

@@ -49,11 +49,13 @@ fn tiny_instances() -> Vec<Instance> {
     }
     out.push(tiny("gossip", "path:3", "H*", 2));
     out.push(tiny("gossip", "ring:3", "H1", 2));
-    // Paper 001: single-port scatter and gather on a small tree and a path.
+    // Paper 001: single-port scatter and gather on a small tree and a path; distributed gather
+    // with its wake-up calls on a path and a tree.
     for (problem, net, lengths, gather) in [
         ("scatter", "tree:0,0,1,1", "[2, 1, 3, 1]", "centralized"),
         ("gather", "tree:0,0,1,1", "[2, 1, 3, 1]", "centralized"),
         ("gather", "path:4", "[2, 1, 3]", "distributed"),
+        ("gather", "tree:0,0,1", "[1, 2, 1]", "distributed"),
     ] {
         let text = format!(
             "problem = \"{problem}\"\nnetwork = \"{net}\"\nlengths = {lengths}\n[model]\nkind = \"bufferless\"\nport = \"single\"\ngather = \"{gather}\""
@@ -185,48 +187,110 @@ pub(crate) fn brute_force(inst: &Instance, limit: u64) -> Option<u64> {
     }
 }
 
-/// The least length of a bufferless schedule for `inst` (chatting, scatter or centralized
-/// gather; docs/spec.md §4.1), by trying every start vector with starts in 1..=T for T = 0, 1,
-/// …, `limit`: flit h of a message crosses the k-th arc of its path in step s + h + k (a virtual
+/// The least length of a bufferless schedule for `inst` (chatting, scatter or gather;
+/// docs/spec.md §4.1), by trying every start vector with starts in 1..=T for T = 0, 1, …,
+/// `limit`: flit h of a message crosses the k-th arc of its path in step s + h + k (a virtual
 /// schedule holds every arc of the path in steps v..v + ℓ − 1), no arc carries two flits in a
 /// step, and under the single-port rule (real schedules) no node sends two or receives two.
 /// Normalised to begin in step 1, a schedule of length ≤ T has every start in 1..=T, so the first
 /// T with a vector whose last occupied step is ≤ T is the optimum, in either length convention.
+/// A distributed gather also places its wake-up calls ([`wake_up_search`]).
 fn start_search(inst: &Instance, limit: u64) -> Option<u64> {
     let Model::Bufferless { port, virtual_schedule, gather } = inst.model else { return None };
-    if matches!(inst.problem, Problem::Gather(_)) && gather == GatherMode::Distributed {
-        return None;
-    }
     let single = port == Port::Single && !virtual_schedule;
-    // Per message: the (place, step offset) pairs it occupies relative to its start.
-    let cells: Vec<Vec<(String, u64)>> = inst
-        .messages()
-        .unwrap()
-        .iter()
-        .map(|m| {
-            let mut out = Vec::new();
-            for (k, pair) in m.nodes.windows(2).enumerate() {
-                let first = if virtual_schedule { 0 } else { k as u64 };
-                for t in first..first + m.len {
-                    out.push((format!("arc {}->{}", pair[0], pair[1]), t));
-                    if single {
-                        out.push((format!("send {}", pair[0]), t));
-                        out.push((format!("recv {}", pair[1]), t));
-                    }
-                }
+    let messages = inst.messages().unwrap();
+    let cells: Vec<Vec<(String, u64)>> =
+        messages.iter().map(|m| cells_of(&m.nodes, m.len, virtual_schedule, single)).collect();
+    if matches!(inst.problem, Problem::Gather(_)) && gather == GatherMode::Distributed {
+        return (0..=limit).find(|&horizon| wake_up_search(inst, &cells, single, horizon));
+    }
+    let first = vec![1; cells.len()];
+    (0..=limit).find(|&horizon| place(&cells, &first, horizon, &mut HashSet::new()))
+}
+
+/// Per message: the (place, step offset) pairs it occupies relative to its start, along `nodes`.
+fn cells_of(nodes: &[usize], len: u64, virtual_schedule: bool, single: bool) -> Vec<(String, u64)> {
+    let mut out = Vec::new();
+    for (k, pair) in nodes.windows(2).enumerate() {
+        let first = if virtual_schedule { 0 } else { k as u64 };
+        for t in first..first + len {
+            out.push((format!("arc {}->{}", pair[0], pair[1]), t));
+            if single {
+                out.push((format!("send {}", pair[0]), t));
+                out.push((format!("recv {}", pair[1]), t));
             }
-            out
-        })
-        .collect();
-    fn place(cells: &[Vec<(String, u64)>], horizon: u64, busy: &mut HashSet<(String, u64)>) -> bool {
-        let Some((mine, rest)) = cells.split_first() else { return true };
-        let last = mine.iter().map(|&(_, t)| t).max().unwrap_or(0);
-        for start in 1..=horizon.saturating_sub(last) {
-            let occupied: Vec<(String, u64)> = mine.iter().map(|(p, t)| (p.clone(), start + t)).collect();
-            let mut taken = HashSet::new();
-            if occupied.iter().all(|c| !busy.contains(c) && taken.insert(c.clone())) {
+        }
+    }
+    out
+}
+
+/// Whether the messages of `cells` fit in steps 1..=`horizon`, message i starting no earlier
+/// than `first[i]`, beside what is `busy` already.
+fn place(
+    cells: &[Vec<(String, u64)>],
+    first: &[u64],
+    horizon: u64,
+    busy: &mut HashSet<(String, u64)>,
+) -> bool {
+    let Some((mine, rest)) = cells.split_first() else { return true };
+    let last = mine.iter().map(|&(_, t)| t).max().unwrap_or(0);
+    for start in first[0]..=horizon.saturating_sub(last) {
+        let occupied: Vec<(String, u64)> = mine.iter().map(|(p, t)| (p.clone(), start + t)).collect();
+        let mut taken = HashSet::new();
+        if occupied.iter().all(|c| !busy.contains(c) && taken.insert(c.clone())) {
+            busy.extend(occupied.iter().cloned());
+            let found = place(rest, &first[1..], horizon, busy);
+            for c in &occupied {
+                busy.remove(c);
+            }
+            if found {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The occupied (place, step) cells of the exhaustive search.
+type Busy = HashSet<(String, u64)>;
+
+/// What the search does once every wake-up call (sender, start) is placed.
+type Finish<'a> = &'a dyn Fn(&[(usize, u64)], &mut Busy) -> bool;
+
+/// Whether a distributed gather (docs/spec.md §4.1, rules D0–D3) fits in `horizon` steps: every
+/// non-root node u gets one valueless wake-up call from any other node in any step (a second
+/// call, or a value, only adds constraints), placed like a one-flit message; then the calls
+/// must respect causality (a non-root sender sends after its own wake-up is received) and the
+/// data messages are placed with s(M_u) after u's wake-up and after every control flit u sends
+/// or relays.
+fn wake_up_search(inst: &Instance, data: &[Vec<(String, u64)>], single: bool, horizon: u64) -> bool {
+    let n = inst.network.len();
+    let path = |o: usize, u: usize| inst.network.default_path(o, u, inst.ring_tie).unwrap();
+    // calls[u] = (sender, start) for u = 1..n, chosen in turn.
+    fn choose(
+        u: usize,
+        calls: &mut Vec<(usize, u64)>,
+        ctx: Finish,
+        cells: &dyn Fn(usize, usize) -> Vec<(String, u64)>,
+        n: usize,
+        horizon: u64,
+        busy: &mut Busy,
+    ) -> bool {
+        if u == n {
+            return ctx(calls, busy);
+        }
+        for from in (0..n).filter(|&o| o != u) {
+            let mine = cells(from, u);
+            let last = mine.iter().map(|&(_, t)| t).max().unwrap_or(0);
+            for start in 1..=horizon.saturating_sub(last) {
+                let occupied: Vec<(String, u64)> = mine.iter().map(|(p, t)| (p.clone(), start + t)).collect();
+                if occupied.iter().any(|c| busy.contains(c)) {
+                    continue;
+                }
                 busy.extend(occupied.iter().cloned());
-                let found = place(rest, horizon, busy);
+                calls.push((from, start));
+                let found = choose(u + 1, calls, ctx, cells, n, horizon, busy);
+                calls.pop();
                 for c in &occupied {
                     busy.remove(c);
                 }
@@ -237,7 +301,31 @@ fn start_search(inst: &Instance, limit: u64) -> Option<u64> {
         }
         false
     }
-    (0..=limit).find(|&horizon| place(&cells, horizon, &mut HashSet::new()))
+    let messages = inst.messages().unwrap();
+    let finish = |calls: &[(usize, u64)], busy: &mut Busy| {
+        // Reception of node u's call (calls[u − 1]) at the end of step w[u].
+        let mut w = vec![0u64; n];
+        for (i, &(from, start)) in calls.iter().enumerate() {
+            w[i + 1] = start + path(from, i + 1).len() as u64 - 2;
+        }
+        let causal = calls.iter().all(|&(from, start)| from == 0 || start > w[from]);
+        if !causal {
+            return false;
+        }
+        // The earliest start of each node's message: after its wake-up, after every control
+        // flit it sends or relays.
+        let mut earliest = w.iter().map(|&t| t + 1).collect::<Vec<u64>>();
+        for (i, &(from, start)) in calls.iter().enumerate() {
+            let nodes = path(from, i + 1);
+            for (k, &x) in nodes[..nodes.len() - 1].iter().enumerate() {
+                earliest[x] = earliest[x].max(start + k as u64 + 1);
+            }
+        }
+        let first: Vec<u64> = messages.iter().map(|m| earliest[m.src]).collect();
+        place(data, &first, horizon, busy)
+    };
+    let cells = |from: usize, to: usize| cells_of(&path(from, to), 1, false, single);
+    choose(1, &mut Vec::new(), &finish, &cells, n, horizon, &mut HashSet::new())
 }
 
 /// The least number of steps of a store-and-forward schedule for `inst`, by breadth-first search

@@ -3,6 +3,7 @@
 //! instance file's figure (`[paper] length`). Claims about an algorithm's length live on the
 //! algorithm's registry entry ([`crate::heuristics::Method::claim`]).
 
+pub mod scatter_gather;
 pub mod total_exchange;
 
 use crate::claims::{ClaimValue, Relation, Subject};
@@ -14,6 +15,7 @@ use crate::spec::{Instance, ProblemKind};
 pub fn claimed_values(instance: &Instance) -> Vec<ClaimValue> {
     let optimum = match instance.problem.kind() {
         ProblemKind::TotalExchange => total_exchange::optimum(instance),
+        ProblemKind::Scatter | ProblemKind::Gather => scatter_gather::optimum(instance),
         _ => None,
     };
     let stated = instance.paper.length.map(|value| ClaimValue {

@@ -15,7 +15,9 @@ pub mod total_exchange;
 
 use super::ir::{Model, VarId};
 use crate::error::{Error, Result};
-use crate::spec::{Applicability, FatTreeSend, Instance, Node, Schedule, Start, Transmission};
+use crate::spec::{
+    Applicability, Control, ControlKind, FatTreeSend, Instance, Node, Schedule, Start, Transmission,
+};
 
 /// What a variable set to 1 means in the schedule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,6 +35,16 @@ pub enum Event {
     },
     /// Bufferless: message `msg` starts in step `start` (a virtual start in a virtual schedule).
     Start(Start),
+    /// Bufferless, distributed gather: a wake-up call without a value from `from` to `to`, its
+    /// one flit on the first arc in step `start` (docs/spec.md §4.1, control messages).
+    WakeUp {
+        /// Sender.
+        from: Node,
+        /// Receiver.
+        to: Node,
+        /// Step in which it crosses its first arc.
+        start: i64,
+    },
     /// Fat-tree: one send.
     Send(FatTreeSend),
 }
@@ -42,7 +54,7 @@ pub enum Event {
 pub enum Shape {
     /// [`Schedule::StoreForward`] from [`Event::Hop`]s.
     StoreForward,
-    /// [`Schedule::Bufferless`] (no control messages) from [`Event::Start`]s.
+    /// [`Schedule::Bufferless`] from [`Event::Start`]s and [`Event::WakeUp`]s.
     Bufferless,
     /// [`Schedule::Virtual`] from [`Event::Start`]s.
     Virtual,
@@ -95,16 +107,28 @@ impl Encoding {
                 Schedule::StoreForward(steps.drain(first..last).collect())
             }
             Shape::Bufferless | Shape::Virtual => {
-                let mut starts: Vec<Start> = set
-                    .map(|event| match event {
-                        Event::Start(s) => s,
+                let (mut starts, mut control) = (Vec::new(), Vec::new());
+                for event in set {
+                    match event {
+                        Event::Start(s) => starts.push(s),
+                        Event::WakeUp { from, to, start } if self.shape == Shape::Bufferless => {
+                            control.push(Control {
+                                kind: ControlKind::WakeUp,
+                                from,
+                                to,
+                                start,
+                                value: None,
+                                value2: None,
+                            })
+                        }
                         other => panic!("{other:?} in a start model"),
-                    })
-                    .collect();
+                    }
+                }
                 starts.sort_by_key(|s| (s.msg, s.start));
+                control.sort_by_key(|c| (c.start, c.from, c.to));
                 match self.shape {
                     Shape::Virtual => Schedule::Virtual(starts),
-                    _ => Schedule::Bufferless { starts, control: Vec::new() },
+                    _ => Schedule::Bufferless { starts, control },
                 }
             }
             Shape::FatTree => {
@@ -156,6 +180,7 @@ pub static ENCODERS: &[EncoderEntry] = &[
     bufferless::CHATTING,
     bufferless::VIRTUAL,
     bufferless::SCATTER_GATHER,
+    bufferless::DISTRIBUTED_GATHER,
 ];
 
 /// The registered encoder for the instance, or [`Error::NotApplicable`] with every entry's

@@ -36,6 +36,7 @@
 //! (B = 5, C = 0, M = 8): the bound is violated (SG-22).
 
 use super::{DISTRIBUTED_GATHER, Tree, require};
+use crate::claims::{ClaimValue, Relation, Subject};
 use crate::error::Result;
 use crate::heuristics::Method;
 use crate::spec::{Control, ControlKind, Instance, Node, Schedule, Start};
@@ -177,6 +178,44 @@ pub fn transmission_certification(inst: &Instance, lag: Lag, orders: Orders) -> 
     Ok(Schedule::Bufferless { starts, control })
 }
 
+/// Theorem 3's 2B + C + M (SG-22) for the tree of `tree`: B the root-to-leaf single-port
+/// broadcast time for the fixed child order (the largest sum over a root-to-leaf path of the
+/// ranks 1, 2, … of each node among its siblings; the depth on a path), C the largest
+/// root-to-leaf sum of d_i·log2 d_i (d_i children, leaves weighing 0; the "small multiple" taken
+/// as 1, rounded up), M = ΣL.
+pub fn theorem_3_bound(tree: &Tree) -> (u64, u64, u64) {
+    let (mut b, mut c) = (vec![0u64; tree.len()], vec![0f64; tree.len()]);
+    // Parents before children: by depth.
+    let mut order: Vec<Node> = (0..tree.len()).collect();
+    order.sort_unstable_by_key(|&v| tree.depth[v]);
+    for v in order {
+        let d = tree.children[v].len() as f64;
+        let weight = if d > 0.0 { d * d.log2() } else { 0.0 };
+        for (rank, &child) in tree.children[v].iter().enumerate() {
+            b[child] = b[v] + rank as u64 + 1;
+            c[child] = c[v] + weight;
+        }
+    }
+    let leaves = (0..tree.len()).filter(|&v| tree.children[v].is_empty());
+    let c_max = leaves.clone().map(|v| c[v]).fold(0.0, f64::max).ceil() as u64;
+    (leaves.map(|v| b[v]).max().unwrap_or(0), c_max, tree.lengths.iter().sum())
+}
+
+/// SG-22: Transmission-Certification takes at most 2B + C + M steps (Theorem 3).
+fn theorem_3_claim(inst: &Instance) -> Option<ClaimValue> {
+    let (b, c, m) = theorem_3_bound(&Tree::of(inst).ok()?);
+    Some(ClaimValue {
+        claim: "SG-22".into(),
+        subject: Subject::Algorithm,
+        about: format!("at most 2B + C + M (Theorem 3) with B = {b}, C = {c}, M = {m}"),
+        value: 2 * b + c + m,
+        relation: Relation::AtMost,
+        convention: "commsched length; B for the fixed child order, C = max root-to-leaf Σ d·log2 d \
+                     (multiple 1, rounded up), M = ΣL"
+            .into(),
+    })
+}
+
 /// Registry entry: the paper's lag formula.
 pub const METHOD: Method = Method {
     name: "transmission-certification",
@@ -186,7 +225,7 @@ pub const METHOD: Method = Method {
               \"TRANSMIT AFTER s STEPS\" down, one gap-free stream into P_0; Fig. 4: 21 steps, above \
               Theorem 3's 2B + C + M = 18",
     applicability: DISTRIBUTED_GATHER,
-    claim: |_| None,
+    claim: theorem_3_claim,
     run: |inst| transmission_certification(inst, Lag::Formula, Orders::Fig4),
 };
 
