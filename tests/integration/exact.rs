@@ -278,17 +278,21 @@ fn unreachable_destinations_are_infeasible_at_every_horizon() {
 
 #[test]
 fn other_problems_are_not_applicable() {
-    // The fat-tree (paper 002) has no encoder yet.
+    // Product on the fat-tree is outside every encoder: the refusal names each entry's reason.
     let inst = commsched::spec::io::parse_instance(
-        "problem = \"broadcast\"\nnetwork = \"fat-tree:4\"\n[model]\nkind = \"fat-tree\"\ncapacity = \"const:1\"\n",
+        "problem = \"product\"\nnetwork = \"fat-tree:4\"\n[model]\nkind = \"fat-tree\"\ncapacity = \"const:1\"\n",
         "<test>",
-        "broadcast",
+        "product",
     )
     .unwrap();
-    assert!(matches!(
-        exact::solve(&inst, BackendKind::Ilp, &SolveOptions::default(), &[], None),
-        Err(Error::NotApplicable { .. })
-    ));
+    let Err(Error::NotApplicable { reason, .. }) =
+        exact::solve(&inst, BackendKind::Ilp, &SolveOptions::default(), &[], None)
+    else {
+        panic!("product on the fat-tree has no encoder")
+    };
+    for entry in exact::encode::ENCODERS {
+        assert!(reason.contains(&format!("{}: ", entry.name)), "{} gives no reason: {reason}", entry.name);
+    }
 }
 
 /// Exports of path(3) at the horizon 2 = T_opt(LA) (the CLI's default there: furthest-first's

@@ -9,6 +9,7 @@
 //! [`time_expanded`].
 
 pub mod bufferless;
+pub mod fat_tree;
 pub mod gossip;
 pub mod time_expanded;
 pub mod total_exchange;
@@ -156,6 +157,7 @@ pub static ENCODERS: &[EncoderEntry] = &[
     bufferless::CHATTING,
     bufferless::VIRTUAL,
     bufferless::SCATTER_GATHER,
+    fat_tree::BROADCAST,
 ];
 
 /// The registered encoder for the instance, or [`Error::NotApplicable`] with every entry's
