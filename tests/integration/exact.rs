@@ -384,3 +384,31 @@ fn measure_reach() {
         }
     }
 }
+
+/// Paper 002: certified broadcast optima on fat-tree:8 under w = 1, log + 1 and n (002 §2,
+/// §4.2), with both backends deciding the optimum by themselves. Pipelined: 8 = 2 log N + 2
+/// under every capacity; in rounds: 12, FT-17's tall-rounds bound 2·(3 + 2 + 1), attained.
+/// No registered broadcast is shorter.
+#[test]
+fn fat_tree_broadcast_optima_on_eight_processors() {
+    for capacity in ["const:1", "log+1", "pow:1"] {
+        for (rounds, t) in [(false, 8), (true, 12)] {
+            let inst = commsched::spec::io::parse_instance(
+                &format!(
+                    "problem = \"broadcast\"\nnetwork = \"fat-tree:8\"\n[model]\nkind = \"fat-tree\"\ncapacity = \"{capacity}\"\nrounds = {rounds}\n"
+                ),
+                "<test>",
+                "broadcast-fat-tree8",
+            )
+            .unwrap();
+            for backend in BackendKind::available() {
+                assert_eq!(optimum(&inst, backend).0, t, "{capacity}, rounds = {rounds}, {backend}");
+                assert_backend_optimum(&inst, backend, t);
+            }
+            for m in commsched::heuristics::all().iter().filter(|m| m.applies(&inst).is_ok()) {
+                let schedule = m.produce(&inst).unwrap();
+                assert!(checked_length(&inst, &schedule) >= t, "{} on {capacity}", m.name);
+            }
+        }
+    }
+}
