@@ -5,6 +5,7 @@
 
 pub mod args;
 mod bench;
+mod sweep;
 
 use args::{BackendArg, Cli, Command, Format, GenArgs, Limits};
 use commsched::bounds::{self, Bound};
@@ -118,6 +119,9 @@ pub fn run(cli: Cli) -> Result<u8> {
         ),
         Command::List => list(&mut out),
         Command::Bench { sizes } => bench::run(&sizes, cli.max_events, &mut out),
+        Command::Sweep { family: args::SweepFamily::FatTree, out: dir, max_log, capacities } => {
+            sweep::run(&capacities, max_log, cli.max_nodes, &dir, &mut out)
+        }
     }
 }
 
