@@ -2,7 +2,8 @@
 //! and every capacity family, one row: Algorithm 1's checked length, recurrence (3)
 //! (T(N) = S(N) + T(N/r), T(1) = 0, S(N) the length of Sparse-Broadcast's phases, FT-8), the
 //! pipelined broadcast's checked length (FT-10) and the length of its phases, the naive
-//! broadcast's log N (log N + 1) (FT-3) and the lower bounds of FT-2, FT-11, FT-17 and FT-18.
+//! broadcast's log N (log N + 1) (FT-3) and the lower bounds of FT-2, FT-11, FT-17, FT-18 and
+//! the far half (`bounds::fat_tree::far_half`).
 //! Schedules are built and checked only on trees within the `--max-nodes` guard; above it the
 //! checked cells stay empty and the recurrence and the phases still give the lengths. Writes
 //! `table1.csv` and `table1.svg` (Algorithm 1 against log N, one line per capacity).
@@ -32,6 +33,7 @@ struct Row {
     ft11: u64,
     ft17: u64,
     ft18: u64,
+    far_half: u64,
 }
 
 fn plan_length(plan: &[Phase]) -> u64 {
@@ -83,17 +85,18 @@ fn rows(cap_s: &str, max_levels: u32, max_nodes: u64) -> Result<Vec<Row>> {
             ft11: ft_bounds::empty_subtree(n64, &capacity),
             ft17: ft_bounds::round_model_broadcast(n64, &capacity),
             ft18: ft_bounds::theorem_3(n64, &capacity),
+            far_half: ft_bounds::far_half(n64, &capacity),
         });
     }
     Ok(out)
 }
 
-const HEADER: &str = "capacity,log2_n,n,broadcast_checked,recurrence_3,pipelined_checked,pipelined_phases,naive_ft3,lower_ft2,lower_ft11,round_lower_ft17,round_lower_ft18";
+const HEADER: &str = "capacity,log2_n,n,broadcast_checked,recurrence_3,pipelined_checked,pipelined_phases,naive_ft3,lower_ft2,lower_ft11,round_lower_ft17,round_lower_ft18,lower_far_half";
 
 fn csv_line(r: &Row) -> String {
     let opt = |v: Option<u64>| v.map_or(String::new(), |v| v.to_string());
     format!(
-        "{},{},{},{},{},{},{},{},{},{},{},{}",
+        "{},{},{},{},{},{},{},{},{},{},{},{},{}",
         r.capacity,
         r.levels,
         1u64 << r.levels,
@@ -105,7 +108,8 @@ fn csv_line(r: &Row) -> String {
         r.ft2,
         r.ft11,
         r.ft17,
-        r.ft18
+        r.ft18,
+        r.far_half
     )
 }
 
