@@ -12,6 +12,7 @@ mod cli;
 mod common;
 mod exact;
 mod fat_tree_algorithms;
+mod formats;
 mod gossip;
 mod gossip_exact;
 mod instances;
