@@ -26,6 +26,24 @@
 //!   is a lower bound on the steps after t until every leaf of T holds the value. The right
 //!   half of the tree is empty until step log N (a copy from P_0 crosses log N up-channels
 //!   first), so a broadcast takes at least log N + F(N/2) ≥ 2 log N steps.
+//! * **Far half** (broadcast, any model; not in the paper, it settles the small optima FT-11
+//!   misses). Let P(u) be the number of processors holding the value at the end of step u and
+//!   R(u) the number of those among P_{N/2} … P_{N−1}, the half across the root from P_0. A
+//!   processor other than P_0 first holds the value through a message it receives, submitted in
+//!   a step s no later than its arrival by a processor holding at the end of step s − 1, and a
+//!   processor submits at most one message per step: P(u) ≤ 1 + Σ_{s=1}^{u} P(s − 1), so
+//!   P(u) ≤ 2^u. A first receipt in the far half at the end of step t comes either from the near
+//!   half (lowest common ancestor at the root: submitted in step t − 2 log N + 1, and all of one
+//!   step's such messages cross the root's down-channel into the far half in one step, at most
+//!   w(N/2) of them, from at most P(s − 1) senders) or from a far-half holder (submitted in a
+//!   step s ≤ t by one of the R(s − 1)). Hence
+//!
+//!   ```text
+//!   R(t) ≤ Σ_{s=1}^{t−2 log N+1} min(2^(s−1), w(N/2)) + Σ_{s=2 log N+1}^{t} R(s − 1),
+//!   ```
+//!
+//!   R(t) = 0 for t < 2 log N, and a broadcast lasts at least the first t with R(t) ≥ N/2
+//!   (fat-tree:4 needs 5, fat-tree:8 under w = 1 needs 8, both the exact optima).
 //! * **Round model** (`rounds = true`, FT-15..FT-18). A round of height H lasts 2H steps, so
 //!   T = 2 Σ_{h=0}^{L−1} g(h), g(h) = number of rounds of height > h (the paper's (5) keeps
 //!   only h = 2^i, which is weaker). By (6) each round of height > h multiplies the number of
@@ -71,6 +89,24 @@ pub fn empty_subtree(processors: u64, capacity: &Capacity) -> u64 {
             .unwrap_or(1);
     }
     levels as u64 + fill[levels - 1]
+}
+
+/// Far half: the first t with R(t) ≥ N/2 in the recurrence of the module documentation.
+pub fn far_half(processors: u64, capacity: &Capacity) -> u64 {
+    let levels = u64::from(processors.ilog2());
+    let root = u128::from(capacity.w(processors / 2).max(1));
+    let half = u128::from(processors / 2);
+    // Step t = 2 log N + i: near = the near-half term, inside = Σ R(2 log N .. t − 1).
+    let (mut near, mut inside) = (0u128, 0u128);
+    for i in 0u32.. {
+        near = near.saturating_add(root.min(1u128.checked_shl(i).unwrap_or(u128::MAX)));
+        let r = near.saturating_add(inside);
+        if r >= half {
+            return 2 * levels + u64::from(i);
+        }
+        inside = inside.saturating_add(r);
+    }
+    unreachable!("R grows at least by one per step")
 }
 
 /// Round model: 2 Σ_h g(h) with g(h) the least integer such that (1 + f_h)^g ≥ 2^(L−h), where
@@ -135,6 +171,15 @@ pub fn bounds(instance: &Instance) -> Vec<Bound> {
             ),
         ),
     ];
+    if broadcast {
+        out.push(Bound::new(
+            "far half",
+            None,
+            far_half(n, capacity),
+            "first receipts across the root: at most min(2^(s-1), w(N/2)) per submission step s, \
+             at most one per far-half holder and step",
+        ));
+    }
     if *rounds {
         if broadcast {
             out.push(Bound::new(
@@ -176,6 +221,11 @@ mod tests {
         // w ≡ 1: every round doubles at most, g(h) = log N − h; the naive algorithm attains it.
         assert_eq!(round_model_broadcast(16, &one), 20);
         assert_eq!(round_model_broadcast(1 << 16, &one), 272);
+        // The far half settles fat-tree:4 (5) and fat-tree:8 under w = 1 (8); 11 at N = 16.
+        assert_eq!(far_half(4, &one), 5);
+        assert_eq!(far_half(8, &one), 8);
+        assert_eq!(far_half(16, &one), 11);
+        assert_eq!(far_half(16, &Capacity::Power { beta: 1.0 }), 10);
         // FT-18 in the claims catalogue: N = 2^16, w ≡ 1 gives 120.
         assert_eq!(theorem_3(1 << 16, &one), 120);
     }

@@ -163,6 +163,31 @@ pub enum Command {
         #[arg(long, value_delimiter = ',')]
         trees: Vec<String>,
     },
+    /// Measure a paper's table over sizes: writes a CSV and an SVG plot into a directory.
+    Sweep {
+        /// The family: `fat-tree` (Table 1 of paper 002, broadcast).
+        family: SweepFamily,
+        /// Output directory.
+        #[arg(long)]
+        out: PathBuf,
+        /// Largest log2 N (N = 2^2 ... 2^max-log).
+        #[arg(long, default_value_t = 20)]
+        max_log: u32,
+        /// Capacity functions, one line each.
+        #[arg(
+            long,
+            value_delimiter = ',',
+            default_value = "const:1,log+1,rootloglog,explog:0.5,pow:0.5,pow:1"
+        )]
+        capacities: Vec<String>,
+    },
+}
+
+/// The families `sweep` measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SweepFamily {
+    /// Broadcast on the ideal fat-tree (paper 002, Table 1).
+    FatTree,
 }
 
 /// Resource limits of an exact solve.

@@ -5,6 +5,7 @@
 
 pub mod args;
 mod bench;
+mod sweep;
 
 use args::{BackendArg, Cli, Command, Format, GenArgs, Limits};
 use commsched::bounds::{self, Bound};
@@ -121,6 +122,9 @@ pub fn run(cli: Cli) -> Result<u8> {
         ),
         Command::List => list(format, &mut out),
         Command::Bench { sizes, trees } => bench::run(&sizes, &trees, cli.max_events, format, &mut out),
+        Command::Sweep { family: args::SweepFamily::FatTree, out: dir, max_log, capacities } => {
+            sweep::run(&capacities, max_log, cli.max_nodes, &dir, &mut out)
+        }
     }
 }
 
@@ -137,6 +141,8 @@ fn refuse_format(command: &Command, format: Format) -> Result<()> {
         Command::Solve { .. } => ("solve", &[Format::Text, Format::Json, Format::Markdown]),
         Command::List => ("list", &[Format::Text, Format::Json, Format::Markdown]),
         Command::Bench { .. } => ("bench", &[Format::Text, Format::Json, Format::Markdown]),
+        // It prints its CSV table either way and writes the CSV and SVG files.
+        Command::Sweep { .. } => ("sweep", &[Format::Text, Format::Csv]),
     };
     if takes.contains(&format) {
         return Ok(());

@@ -3,7 +3,7 @@
 //! square mesh). Registries ([`crate::heuristics::Method`], [`crate::exact::encode::EncoderEntry`])
 //! declare one each; `list` prints it and every refusal reads the same way.
 
-use super::{FamilyKind, Instance, ModelClass, ProblemKind};
+use super::{FamilyKind, Instance, Model, ModelClass, ProblemKind};
 
 /// A further condition on an instance: `Err(reason)` when it fails.
 pub type Refinement = fn(&Instance) -> Result<(), String>;
@@ -55,6 +55,19 @@ impl Applicability {
     pub fn describe(&self) -> String {
         let families = if self.families.is_empty() { "any network".to_string() } else { list(self.families) };
         format!("{}; {}; {families}", list(self.problems), list(self.models))
+    }
+}
+
+/// The refinement of every paper-002 entry (algorithms and encoders): the tree has a power of
+/// two ≥ 2 processors and the capacity function is valid on it (docs/spec.md §4.3).
+pub fn fat_tree_with_valid_capacity(inst: &Instance) -> Result<(), String> {
+    let n = inst.network.len();
+    if n < 2 || !n.is_power_of_two() {
+        return Err(format!("{} is not a fat-tree of a power of two >= 2 processors", inst.network));
+    }
+    match &inst.model {
+        Model::FatTree { capacity, .. } => capacity.validate(n as u64),
+        m => Err(format!("it needs the ideal fat-tree model, not {}", m.name())),
     }
 }
 

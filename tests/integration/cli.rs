@@ -345,3 +345,39 @@ fn bench_trees_rows_are_checked_and_guarded() {
         "{stdout}"
     );
 }
+
+/// `sweep fat-tree`: Table 1 of paper 002 as CSV and SVG. Under w = 1 Algorithm 1 is the naive
+/// broadcast, log N (log N + 1) (FT-3), checked, equal to recurrence (3) (FT-8) and to the
+/// round-model bound it attains (FT-17); above the `--max-nodes` guard only the recurrence is
+/// given.
+#[test]
+fn sweep_fat_tree_writes_table_1() {
+    let dir = std::env::temp_dir().join(format!("commsched-sweep-{}", std::process::id()));
+    let (code, stdout, stderr) = run(&[
+        "sweep",
+        "fat-tree",
+        "--max-log",
+        "5",
+        "--capacities",
+        "const:1,pow:1",
+        "--max-nodes",
+        "16",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let csv = std::fs::read_to_string(dir.join("table1.csv")).unwrap();
+    assert_eq!(csv, stdout);
+    let rows: Vec<Vec<&str>> = csv.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 8, "N = 4 … 32 for two capacities");
+    for row in rows.iter().filter(|r| r[0] == "const:1") {
+        let l: u64 = row[1].parse().unwrap();
+        let naive = (l * (l + 1)).to_string();
+        assert_eq!(row[4], naive, "recurrence (3), log N = {l}");
+        assert_eq!(row[3], if l <= 4 { naive.as_str() } else { "" }, "checked within the guard only");
+        assert_eq!(row[10], naive, "FT-17 attained");
+    }
+    let svg = std::fs::read_to_string(dir.join("table1.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("w = pow:1"));
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -80,6 +80,17 @@ fn tiny_instances() -> Vec<Instance> {
         let name = format!("chatting-{net}-{}", model.replace(['\n', ' ', '"'], ""));
         out.push(parse_instance(&text, "<suite>", &name).unwrap());
     }
+    // Paper 002: broadcast on the ideal fat-tree, pipelined and in rounds, under one unit of
+    // capacity and under w = log + 1 (w(2) = 2 lets two messages share the channels above a pair).
+    for (net, capacity) in [("fat-tree:2", "const:1"), ("fat-tree:4", "const:1"), ("fat-tree:4", "log+1")] {
+        for rounds in [false, true] {
+            let text = format!(
+                "problem = \"broadcast\"\nnetwork = \"{net}\"\n[model]\nkind = \"fat-tree\"\ncapacity = \"{capacity}\"\nrounds = {rounds}\n"
+            );
+            let name = format!("broadcast-{net}-{capacity}-rounds-{rounds}");
+            out.push(parse_instance(&text, "<suite>", &name).unwrap());
+        }
+    }
     out
 }
 
@@ -183,7 +194,127 @@ fn every_encoder_agrees_across_backends_and_with_exhaustive_search() {
 pub(crate) fn brute_force(inst: &Instance, limit: u64) -> Option<u64> {
     match inst.model {
         Model::Bufferless { .. } => start_search(inst, limit),
+        Model::FatTree { .. } => fat_tree_search(inst, limit),
         _ => store_forward_search(inst, limit),
+    }
+}
+
+/// The least length of a broadcast from P_0 on an ideal fat-tree (docs/spec.md §4.3), up to
+/// `limit` steps, by trying every set of sends step by step (pipelined) or round by round (round
+/// model) for T = 0, 1, …: a message from a to b with lowest common ancestor at height h, sent
+/// in step s, crosses the up-channel above a's height-k ancestor in step s + k and the
+/// down-channel into b's in step s + 2h − 1 − k, at most w(2^k) messages per channel and step,
+/// and b holds the value from the end of step s + 2h − 1. Every rule only caps what is sent, so
+/// deleting a message keeps a schedule admissible: the search sends only to processors that
+/// neither hold the value nor have it on the way (which also keeps one receipt per processor,
+/// step and round).
+fn fat_tree_search(inst: &Instance, limit: u64) -> Option<u64> {
+    let Model::FatTree { capacity, rounds } = &inst.model else { return None };
+    if inst.problem != Problem::Broadcast {
+        return None;
+    }
+    let n = inst.network.len();
+    let levels = n.trailing_zeros() as usize;
+    (0..=limit).find(|&horizon| {
+        let search = FatTreeSearch { caps: (0..levels).map(|k| capacity.w(1 << k)).collect(), horizon };
+        let mut holds = vec![None; n];
+        holds[0] = Some(0);
+        if *rounds {
+            search.in_rounds(1, &mut holds)
+        } else {
+            search.pipelined(1, &mut holds, &mut Loads::new())
+        }
+    })
+}
+
+/// Messages per (channel, step); a channel is (level, node, up).
+type Loads = HashMap<((usize, usize, bool), u64), u64>;
+
+/// What the search does once a step's (or round's) sends are chosen: holdings, loads, receivers.
+type Continue<'a> = dyn FnMut(&mut Vec<Option<u64>>, &mut Loads, &[usize]) -> bool + 'a;
+
+/// [`fat_tree_search`] at one horizon; `holds[v]`: the step from whose end v holds the value.
+struct FatTreeSearch {
+    caps: Vec<u64>,
+    horizon: u64,
+}
+
+impl FatTreeSearch {
+    /// The (channel, step) cells of a message from a to b sent in step s.
+    fn cells(a: usize, b: usize, s: u64) -> Vec<((usize, usize, bool), u64)> {
+        let h = (0..).find(|&h| a >> h == b >> h).unwrap();
+        (0..h)
+            .flat_map(|k| {
+                [((k, a >> k, true), s + k as u64), ((k, b >> k, false), s + 2 * h as u64 - 1 - k as u64)]
+            })
+            .collect()
+    }
+
+    /// Pipelined: step s chooses the sends of every processor holding the value since s − 1.
+    fn pipelined(&self, s: u64, holds: &mut Vec<Option<u64>>, loads: &mut Loads) -> bool {
+        if s > self.horizon {
+            return holds.iter().all(Option::is_some);
+        }
+        let senders: Vec<usize> = (0..holds.len()).filter(|&v| holds[v].is_some_and(|t| t < s)).collect();
+        self.choose(&senders, s, holds, loads, &mut Vec::new(), &mut |holds, loads, _| {
+            self.pipelined(s + 1, holds, loads)
+        })
+    }
+
+    /// Rounds: a round starting in s whose tallest message has height H lasts 2H steps.
+    fn in_rounds(&self, s: u64, holds: &mut Vec<Option<u64>>) -> bool {
+        if holds.iter().all(Option::is_some) {
+            return true;
+        }
+        let senders: Vec<usize> = (0..holds.len()).filter(|&v| holds[v].is_some()).collect();
+        self.choose(&senders, s, holds, &mut Loads::new(), &mut Vec::new(), &mut |holds, _, sent| {
+            let Some(end) = sent.iter().map(|&b| holds[b].unwrap()).max() else { return false };
+            self.in_rounds(end + 1, holds)
+        })
+    }
+
+    /// Chooses for each of `senders` a target (or none) in step s, then calls `next` with the
+    /// receivers chosen.
+    fn choose(
+        &self,
+        senders: &[usize],
+        s: u64,
+        holds: &mut Vec<Option<u64>>,
+        loads: &mut Loads,
+        sent: &mut Vec<usize>,
+        next: &mut Continue,
+    ) -> bool {
+        let Some((&a, rest)) = senders.split_first() else { return next(holds, loads, sent) };
+        if self.choose(rest, s, holds, loads, sent, next) {
+            return true;
+        }
+        for b in 0..holds.len() {
+            if holds[b].is_some() {
+                continue;
+            }
+            let route = Self::cells(a, b, s);
+            let arrival = route.iter().map(|&(_, t)| t).max().unwrap();
+            if arrival > self.horizon
+                || route.iter().any(|c| loads.get(c).copied().unwrap_or(0) >= self.caps[c.0.0])
+            {
+                continue;
+            }
+            for &c in &route {
+                *loads.entry(c).or_default() += 1;
+            }
+            holds[b] = Some(arrival);
+            sent.push(b);
+            let found = self.choose(rest, s, holds, loads, sent, next);
+            sent.pop();
+            holds[b] = None;
+            for c in &route {
+                *loads.get_mut(c).unwrap() -= 1;
+            }
+            if found {
+                return true;
+            }
+        }
+        false
     }
 }
 
@@ -453,4 +584,14 @@ fn the_exhaustive_search_knows_the_papers_values() {
         |file: &str| load_instance(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("instances").join(file));
     assert_eq!(brute_force(&paper("001/scatter-fig1a.toml").unwrap(), 12), Some(10), "SG-4 on Fig. 1(a)");
     assert_eq!(brute_force(&paper("000/ula8-sec41.toml").unwrap(), 12), Some(4), "CHAT-14: S_opt = C");
+    // Paper 002, fat-tree:4 under w = 1: P_0 reaches P_2 at the end of step 4 (FT-1), one more
+    // step for P_3; in rounds, one round of height 2 and one of height 1 (FT-17's 2·(2 + 1)).
+    let fat_tree = |rounds: bool| {
+        let text = format!(
+            "problem = \"broadcast\"\nnetwork = \"fat-tree:4\"\n[model]\nkind = \"fat-tree\"\ncapacity = \"const:1\"\nrounds = {rounds}\n"
+        );
+        parse_instance(&text, "<suite>", "broadcast-fat-tree4").unwrap()
+    };
+    assert_eq!(brute_force(&fat_tree(false), 12), Some(5));
+    assert_eq!(brute_force(&fat_tree(true), 12), Some(6));
 }

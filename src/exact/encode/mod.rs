@@ -9,6 +9,7 @@
 //! [`time_expanded`].
 
 pub mod bufferless;
+pub mod fat_tree;
 pub mod gossip;
 pub mod time_expanded;
 pub mod total_exchange;
@@ -181,6 +182,7 @@ pub static ENCODERS: &[EncoderEntry] = &[
     bufferless::VIRTUAL,
     bufferless::SCATTER_GATHER,
     bufferless::DISTRIBUTED_GATHER,
+    fat_tree::BROADCAST,
 ];
 
 /// The registered encoder for the instance, or [`Error::NotApplicable`] with every entry's

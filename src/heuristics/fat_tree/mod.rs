@@ -31,6 +31,7 @@ pub use sparse_broadcast::{Spread, sparse_broadcast};
 
 use super::Method;
 use crate::error::{Error, Result};
+use crate::spec::applicability::fat_tree_with_valid_capacity;
 use crate::spec::{Applicability, Capacity, FamilyKind, Instance, Model, ModelClass, ProblemKind};
 
 /// The registered paper-002 algorithms.
@@ -52,7 +53,7 @@ const fn on_fat_trees(
         problems: problem,
         models,
         families: &[FamilyKind::FatTree],
-        refine: Some(power_of_two_with_valid_capacity),
+        refine: Some(fat_tree_with_valid_capacity),
         model_note,
     }
 }
@@ -72,18 +73,6 @@ const PIPELINED: Applicability = on_fat_trees(
 const PRODUCT: Applicability = on_fat_trees(&[ProblemKind::Product], BOTH_MODELS, "");
 /// Prefix.
 const PREFIX: Applicability = on_fat_trees(&[ProblemKind::Prefix], BOTH_MODELS, "");
-
-/// The tree must have a power of two ≥ 2 processors and the capacity function must be valid on it.
-fn power_of_two_with_valid_capacity(inst: &Instance) -> std::result::Result<(), String> {
-    let n = inst.network.len();
-    if n < 2 || !n.is_power_of_two() {
-        return Err(format!("{} is not a fat-tree of a power of two >= 2 processors", inst.network));
-    }
-    match &inst.model {
-        Model::FatTree { capacity, .. } => capacity.validate(n as u64),
-        m => Err(format!("it needs the ideal fat-tree model, not {}", m.name())),
-    }
-}
 
 /// The instance's capacity function, validated on its tree.
 fn capacity(inst: &Instance) -> Result<&Capacity> {
