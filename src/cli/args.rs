@@ -43,6 +43,8 @@ pub enum BackendArg {
     Ilp,
     /// SMT: z3.
     Smt,
+    /// SAT: CaDiCaL, with checked LRAT proofs of infeasibility.
+    Sat,
 }
 
 /// Subcommands.
@@ -67,8 +69,8 @@ pub enum Command {
     Solve {
         /// Instance file (TOML).
         instance: PathBuf,
-        /// An algorithm as its paper names it (see `commsched list`), or `ilp`, `smt`, `exact`
-        /// (the default backend).
+        /// An algorithm as its paper names it (see `commsched list`), or `ilp`, `smt`, `sat`,
+        /// `exact` (the default backend).
         #[arg(long)]
         method: String,
         /// Exact-solve limits.
@@ -78,7 +80,7 @@ pub enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// Write the exact model of instances (`.lp` for ilp, `.smt2` for smt).
+    /// Write the exact model of instances (`.lp` for ilp, `.smt2` for smt, `.cnf` for sat).
     Export {
         /// Instance files or directories (searched recursively for *.toml).
         #[arg(required = true)]

@@ -129,6 +129,7 @@ fn backend(b: BackendArg) -> BackendKind {
     match b {
         BackendArg::Ilp => BackendKind::Ilp,
         BackendArg::Smt => BackendKind::Smt,
+        BackendArg::Sat => BackendKind::Sat,
     }
 }
 
@@ -145,7 +146,11 @@ fn solve_options(limits: &Limits) -> Result<SolveOptions> {
                 format!("`{typed}` is not a number of seconds in (0, {MAX_TIMEOUT:e}]"),
             )
         })?;
-    Ok(SolveOptions { timeout: Some(Duration::from_secs_f64(seconds)), max_variables: limits.max_vars })
+    Ok(SolveOptions {
+        timeout: Some(Duration::from_secs_f64(seconds)),
+        max_variables: limits.max_vars,
+        proof_dir: None,
+    })
 }
 
 fn print_summary(s: &Summary, format: Format, out: &mut dyn Write) -> Result<()> {
@@ -256,6 +261,7 @@ fn assess_options(method: &str, limits: &Limits) -> Result<AssessOptions> {
         "exact" => Some(exact::default_backend()),
         "ilp" => Some(BackendKind::Ilp),
         "smt" => Some(BackendKind::Smt),
+        "sat" => Some(BackendKind::Sat),
         _ => None,
     };
     let algorithms = match exact {
@@ -264,7 +270,9 @@ fn assess_options(method: &str, limits: &Limits) -> Result<AssessOptions> {
             InputError::new(
                 "<flags>",
                 "--method",
-                format!("unknown method `{method}`: an algorithm `commsched list` names, or exact, ilp, smt"),
+                format!(
+                    "unknown method `{method}`: an algorithm `commsched list` names, or exact, ilp, smt, sat"
+                ),
             )
         })?),
     };
