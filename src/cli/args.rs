@@ -79,6 +79,17 @@ pub enum Command {
         /// Write the checked schedule (JSON) here.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Write a certificate folder here when the answer is a certified optimum: the
+        /// instance, the witness, the lower-bound argument or the CNF and LRAT proof at T − 1,
+        /// and a manifest with hashes (`commsched verify DIR` re-checks it).
+        #[arg(long)]
+        certificate: Option<PathBuf>,
+    },
+    /// Re-check a certificate folder written by `solve --certificate`: the hashes, the witness,
+    /// the lower bound or the CNF (re-encoded) and its proof. Exit 0 if valid, 1 if not.
+    Verify {
+        /// The folder.
+        dir: PathBuf,
     },
     /// Write the exact model of instances (`.lp` for ilp, `.smt2` for smt, `.cnf` for sat).
     Export {

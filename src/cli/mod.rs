@@ -16,6 +16,7 @@ use commsched::compare::{Algorithms, AssessOptions, Assessment, Status, assess};
 use commsched::error::{Error, InputError, Result};
 use commsched::exact::{self, BackendKind, SolveOptions, encode};
 use commsched::heuristics;
+use commsched::proof::folder;
 use commsched::spec::io::{
     instance_files, instance_to_toml, load_instance, load_schedule, paper_schedule_file, parse_instance,
     schedule_to_json,
@@ -96,9 +97,10 @@ pub fn run(cli: Cli) -> Result<u8> {
             check(&instance, &schedule, max_violations, format, &mut out)
         }
         Command::Bounds { instance } => bounds_cmd(&instance, format, &mut out),
-        Command::Solve { instance, method, limits, out: file } => {
-            solve(&instance, &method, &limits, file.as_deref(), format, &mut out)
+        Command::Solve { instance, method, limits, out: file, certificate } => {
+            solve(&instance, &method, &limits, file.as_deref(), certificate.as_deref(), format, &mut out)
         }
+        Command::Verify { dir } => verify(&dir, &mut out),
         Command::Export { paths, backend, out: dir, horizon, max_vars } => {
             export(&paths, backend, &dir, horizon, max_vars, &mut out)
         }
@@ -284,12 +286,19 @@ fn solve(
     method: &str,
     limits: &Limits,
     file: Option<&Path>,
+    certificate_dir: Option<&Path>,
     format: Format,
     out: &mut dyn Write,
 ) -> Result<u8> {
     let inst = load_instance(instance)?;
-    let options = assess_options(method, limits)?;
+    let mut options = assess_options(method, limits)?;
+    if let Some(dir) = certificate_dir {
+        std::fs::create_dir_all(dir).map_err(io_err(&dir.display().to_string()))?;
+        options.solve.proof_dir = Some(dir.to_path_buf());
+    }
+    let start = std::time::Instant::now();
     let a = assess(&inst, None, &options).map_err(in_file(instance))?;
+    let seconds = start.elapsed().as_secs_f64();
     let label = match &a.exact {
         Some(e) => e.backend.name().to_string(),
         None => method.to_string(),
@@ -300,7 +309,35 @@ fn solve(
             .map_err(io_err(&path.display().to_string()))?;
     }
     print_summary(&summary, format, out)?;
+    if let Some(dir) = certificate_dir {
+        match (&a.best, &a.answer.certificate) {
+            (Some(best), Some(c)) => {
+                folder::write(dir, &inst, best, c, &a.lower_bounds, seconds)?;
+                if format == Format::Text {
+                    writeln!(out, "certificate folder written to {}", dir.display())
+                        .map_err(io_err("<stdout>"))?;
+                }
+            }
+            _ => eprintln!("no certificate folder written: the answer is not a certified optimum"),
+        }
+    }
     Ok(if a.answer.status == Status::Inadmissible { 1 } else { 0 })
+}
+
+/// `verify DIR`: every failure on its own line, exit 1 if there is any.
+fn verify(dir: &Path, out: &mut dyn Write) -> Result<u8> {
+    let failures = folder::verify(dir);
+    let text = if failures.is_empty() {
+        format!("{}: valid certificate\n", dir.display())
+    } else {
+        let mut t = format!("{}: invalid certificate\n", dir.display());
+        for f in &failures {
+            t += &format!("  {f}\n");
+        }
+        t
+    };
+    out.write_all(text.as_bytes()).map_err(io_err("<stdout>"))?;
+    Ok(if failures.is_empty() { 0 } else { 1 })
 }
 
 fn export(
