@@ -245,25 +245,80 @@ mod tests {
     use super::*;
     use crate::exact::ir::Linear;
 
-    /// Pigeonhole 4 → 3 (booleans p_ij, each pigeon in a hole, at most one pigeon per hole):
-    /// unsatisfiable, and the proof CaDiCaL writes for it checks.
-    #[test]
-    fn the_proof_of_a_pigeonhole_checks() {
-        let mut m = Model::new("pigeonhole 4 into 3");
+    /// Pigeonhole: booleans p_ij, each pigeon in some hole, at most one pigeon per hole;
+    /// unsatisfiable when there are more pigeons than holes.
+    fn pigeonhole(pigeons: usize, holes: usize) -> Model {
+        let mut m = Model::new(format!("pigeonhole {pigeons} into {holes}"));
         let p: Vec<Vec<_>> =
-            (0..4).map(|i| (0..3).map(|j| m.bool_var(format!("p_{i}_{j}"))).collect()).collect();
+            (0..pigeons).map(|i| (0..holes).map(|j| m.bool_var(format!("p_{i}_{j}"))).collect()).collect();
         for (i, row) in p.iter().enumerate() {
             m.constrain(format!("pigeon_{i}"), &Linear::sum(row), Sense::Ge, 1);
         }
-        for j in 0..3 {
+        for j in 0..holes {
             let col: Vec<_> = p.iter().map(|r| r[j]).collect();
             m.constrain(format!("hole_{j}"), &Linear::sum(&col), Sense::Le, 1);
         }
-        let dir = std::env::temp_dir().join(format!("commsched-sat-test-{}", std::process::id()));
+        m
+    }
+
+    /// The checked refutation of `model`: its CNF and LRAT proof as text.
+    fn refuted(model: &Model, name: &str) -> (String, String) {
+        let dir = std::env::temp_dir().join(format!("commsched-sat-test-{}-{name}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let (cnf, proof) = (dir.join("php.cnf"), dir.join("php.lrat"));
-        let r = refute(&m, &Limits::default(), "pigeonhole", &cnf, &proof).unwrap();
+        let (cnf, proof) = (dir.join("m.cnf"), dir.join("m.lrat"));
+        let r = refute(model, &Limits::default(), name, &cnf, &proof).unwrap();
         assert!(matches!(r, Refutation::Checked(_)), "{r:?}");
+        let texts = (std::fs::read_to_string(&cnf).unwrap(), std::fs::read_to_string(&proof).unwrap());
         std::fs::remove_dir_all(&dir).unwrap();
+        texts
+    }
+
+    fn verdict(cnf: &str, proof: &str) -> std::result::Result<(), lrat::ProofError> {
+        lrat::check(&lrat::Cnf::parse(cnf).unwrap(), proof)
+    }
+
+    fn additions(proof: &str) -> Vec<(usize, Vec<i64>)> {
+        proof
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.contains(" d "))
+            .map(|(i, l)| (i, l.split_whitespace().map(|t| t.parse().unwrap()).collect()))
+            .collect()
+    }
+
+    /// CaDiCaL's proof of pigeonhole 5 → 4 checks; each corruption of it is rejected: a step
+    /// dropped that a later step cites, a wrong antecedent in the final step, the proof cut
+    /// before the empty clause, and the proof against another instance's CNF.
+    #[test]
+    fn real_proofs_check_and_corrupted_ones_do_not() {
+        let (cnf, proof) = refuted(&pigeonhole(5, 4), "php54");
+        assert_eq!(verdict(&cnf, &proof), Ok(()));
+        let lines: Vec<&str> = proof.lines().collect();
+        let steps = additions(&proof);
+        let join = |skip: usize| -> String {
+            lines.iter().enumerate().filter(|&(i, _)| i != skip).map(|(_, l)| format!("{l}\n")).collect()
+        };
+        // A step whose clause a later step cites as a hint.
+        let cited = steps
+            .iter()
+            .find(|(i, nums)| {
+                steps.iter().any(|(j, later)| j > i && later.iter().skip(1).any(|&h| h == nums[0]))
+            })
+            .expect("some derived clause is used");
+        assert!(verdict(&cnf, &join(cited.0)).is_err(), "dropped step accepted");
+        // The final step (the empty clause `ID 0 HINTS 0`) with its first hint replaced by
+        // input clause 1, which is not unit.
+        let (last, nums) = steps.last().unwrap();
+        assert_eq!(nums[1], 0, "the last step adds the empty clause");
+        let mut wrong: Vec<String> = nums.iter().map(i64::to_string).collect();
+        wrong[2] = "1".into();
+        let mut corrupted: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        corrupted[*last] = wrong.join(" ");
+        assert!(verdict(&cnf, &(corrupted.join("\n") + "\n")).is_err(), "wrong antecedent accepted");
+        assert_eq!(verdict(&cnf, &join(*last)), Err(lrat::ProofError::NoEmptyClause));
+        let (other, _) = refuted(&pigeonhole(4, 3), "php43");
+        assert!(verdict(&other, &proof).is_err(), "a proof for another instance accepted");
+        let satisfiable = CnfModel::encode(&pigeonhole(4, 4)).unwrap().dimacs("4 into 4");
+        assert!(verdict(&satisfiable, &proof).is_err(), "a satisfiable CNF refuted");
     }
 }
