@@ -155,6 +155,8 @@ struct Search<'a> {
     backend: BackendKind,
     deadline: Option<Instant>,
     max_variables: usize,
+    /// Read only by the SAT backend's proofs.
+    #[cfg_attr(not(feature = "sat"), allow(dead_code))]
     proof_dir: Option<PathBuf>,
 }
 
