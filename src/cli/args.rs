@@ -141,6 +141,16 @@ pub enum Command {
         /// Sizes n of path(n) and ring(n).
         #[arg(long, value_delimiter = ',', default_value = "64,128,256,512,1024")]
         sizes: Vec<usize>,
+        /// Instead, the exact table: per instance and backend, seconds to decide the exact model
+        /// at the optimum T* (a witness) and at T* − 1 (infeasible).
+        #[arg(long)]
+        exact: bool,
+        /// Instance files or directories for `--exact` (default: a small set, one per encoder
+        /// family).
+        instances: Vec<PathBuf>,
+        /// Time limit of each decision of `--exact`, in seconds.
+        #[arg(long, default_value_t = 60.0)]
+        timeout: f64,
     },
 }
 

@@ -119,7 +119,8 @@ pub fn run(cli: Cli) -> Result<u8> {
             &mut out,
         ),
         Command::List => list(&mut out),
-        Command::Bench { sizes } => bench::run(&sizes, cli.max_events, &mut out),
+        Command::Bench { exact: true, instances, timeout, .. } => bench::exact(&instances, timeout, &mut out),
+        Command::Bench { sizes, .. } => bench::run(&sizes, cli.max_events, &mut out),
     }
 }
 
