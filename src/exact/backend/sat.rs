@@ -11,7 +11,7 @@
 //! - Proofs: [`refute`] decides a model afresh with a proof tracer connected to CaDiCaL, writes
 //!   the DIMACS CNF and the ASCII LRAT proof, and accepts the answer "infeasible" only once
 //!   [`lrat::check`] (which shares nothing with CaDiCaL) has verified the proof against the CNF
-//!   (docs/spec.md §7). The tracer ([`LratWriter`]) renumbers CaDiCaL's clause ids: CaDiCaL
+//!   (docs/spec.md §7). The tracer (`LratWriter`) renumbers CaDiCaL's clause ids: CaDiCaL
 //!   gives ids to clauses it derives while the input is still being added, so its own ids of
 //!   input clauses are not their positions in the file, as LRAT requires.
 
