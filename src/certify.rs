@@ -7,8 +7,11 @@
 //!
 //! 1. T equals a lower bound ([`Certificate::LowerBound`]): the bound's argument is the proof,
 //!    and it does not depend on any solver. This is preferred whenever it applies.
-//! 2. A backend decided the exact model at horizon T − 1 infeasible
-//!    ([`Certificate::InfeasibleAtTMinus1`]); the certificate says whose word that is.
+//! 2. The exact model at horizon T − 1 is infeasible ([`Certificate::InfeasibleAtTMinus1`]),
+//!    and the certificate says what the evidence is ([`Evidence`]):
+//!    - [`Evidence::ProofChecked`]: the SAT backend wrote a clausal (LRAT) proof and commsched's
+//!      own checker ([`crate::proof::lrat`]) verified it against the CNF;
+//!    - [`Evidence::SolverWord`]: the ILP or SMT backend said so, and nothing re-checked it.
 //!
 //! A timeout or a size guard never certifies anything: the caller reports bounds.
 
@@ -17,13 +20,25 @@ use crate::checker::Checked;
 use serde::Serialize;
 use std::fmt;
 
+/// What an infeasibility rests on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Evidence {
+    /// A clausal proof that commsched's proof checker accepted (SAT backend).
+    ProofChecked,
+    /// The backend's answer alone (ILP, SMT).
+    SolverWord,
+}
+
 /// Evidence that the exact model at some horizon has no solution.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Infeasibility {
     /// The horizon decided infeasible: no schedule of length ≤ `horizon` exists.
     pub horizon: u64,
-    /// The backend that decided it (`ilp`, `smt`); its word is the evidence.
+    /// The backend that decided it (`ilp`, `smt`, `sat`).
     pub backend: &'static str,
+    /// What the answer rests on.
+    pub evidence: Evidence,
 }
 
 /// Why no schedule shorter than a checked one exists.
@@ -39,24 +54,30 @@ pub enum Certificate {
         /// Its value, equal to the length.
         value: u64,
     },
-    /// A backend decided that no schedule fits in `t` = T − 1 steps.
+    /// No schedule fits in `t` = T − 1 steps.
     InfeasibleAtTMinus1 {
         /// T − 1.
         t: u64,
-        /// Whose word the infeasibility is.
+        /// The backend that decided it.
         backend: &'static str,
+        /// A checked proof, or the backend's word.
+        evidence: Evidence,
     },
 }
 
 impl fmt::Display for Certificate {
-    /// `lower-bound NAME = V (CLAIM)` or `infeasible-at-T-1 (T-1 = t, BACKEND's word)`.
+    /// `lower-bound NAME = V (CLAIM)`, `infeasible-at-T-1 (T-1 = t, proof checked)` or
+    /// `infeasible-at-T-1 (T-1 = t, BACKEND solver's word)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Certificate::LowerBound { name, claim: Some(c), value } => {
                 write!(f, "lower-bound {name} = {value} ({c})")
             }
             Certificate::LowerBound { name, claim: None, value } => write!(f, "lower-bound {name} = {value}"),
-            Certificate::InfeasibleAtTMinus1 { t, backend } => {
+            Certificate::InfeasibleAtTMinus1 { t, evidence: Evidence::ProofChecked, .. } => {
+                write!(f, "infeasible-at-T-1 (T-1 = {t}, proof checked)")
+            }
+            Certificate::InfeasibleAtTMinus1 { t, backend, evidence: Evidence::SolverWord } => {
                 write!(f, "infeasible-at-T-1 (T-1 = {t}, {backend} solver's word)")
             }
         }
@@ -81,9 +102,11 @@ pub fn certify(
     if let Some(bound) = bounds::strongest(bounds).filter(|b| b.value == length) {
         return Some(Certificate::lower_bound(bound));
     }
-    infeasible
-        .filter(|i| i.horizon + 1 == length)
-        .map(|i| Certificate::InfeasibleAtTMinus1 { t: i.horizon, backend: i.backend })
+    infeasible.filter(|i| i.horizon + 1 == length).map(|i| Certificate::InfeasibleAtTMinus1 {
+        t: i.horizon,
+        backend: i.backend,
+        evidence: i.evidence,
+    })
 }
 
 #[cfg(test)]
@@ -117,12 +140,17 @@ mod tests {
         let (_, checked) = path6();
         let weak = [Bound::new("distance", None, 5, "")];
         assert_eq!(certify(&weak, &checked, None), None);
-        let below = Infeasibility { horizon: 8, backend: "ilp" };
+        let below = Infeasibility { horizon: 8, backend: "ilp", evidence: Evidence::SolverWord };
         assert_eq!(
             certify(&weak, &checked, Some(&below)).unwrap().to_string(),
             "infeasible-at-T-1 (T-1 = 8, ilp solver's word)"
         );
-        let too_low = Infeasibility { horizon: 7, backend: "ilp" };
+        let proved = Infeasibility { horizon: 8, backend: "sat", evidence: Evidence::ProofChecked };
+        assert_eq!(
+            certify(&weak, &checked, Some(&proved)).unwrap().to_string(),
+            "infeasible-at-T-1 (T-1 = 8, proof checked)"
+        );
+        let too_low = Infeasibility { horizon: 7, backend: "ilp", evidence: Evidence::SolverWord };
         assert_eq!(certify(&weak, &checked, Some(&too_low)), None);
     }
 }

@@ -57,6 +57,8 @@ pub enum BackendArg {
     Ilp,
     /// SMT: z3.
     Smt,
+    /// SAT: CaDiCaL, with checked LRAT proofs of infeasibility.
+    Sat,
 }
 
 /// Subcommands.
@@ -92,8 +94,8 @@ pub enum Command {
     Solve {
         /// Instance file (TOML).
         instance: PathBuf,
-        /// An algorithm as its paper names it (see `commsched list`), or `ilp`, `smt`, `exact`
-        /// (the default backend).
+        /// An algorithm as its paper names it (see `commsched list`), or `ilp`, `smt`, `sat`,
+        /// `exact` (the default backend).
         #[arg(long)]
         method: String,
         /// Exact-solve limits.
@@ -103,8 +105,19 @@ pub enum Command {
         /// and gossip, docs/msccl.md), JSON otherwise.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Write a certificate folder here when the answer is a certified optimum: the
+        /// instance, the witness, the lower-bound argument or the CNF and LRAT proof at T − 1,
+        /// and a manifest with hashes (`commsched verify DIR` re-checks it).
+        #[arg(long)]
+        certificate: Option<PathBuf>,
     },
-    /// Write the exact model of instances (`.lp` for ilp, `.smt2` for smt).
+    /// Re-check a certificate folder written by `solve --certificate`: the hashes, the witness,
+    /// the lower bound or the CNF (re-encoded) and its proof. Exit 0 if valid, 1 if not.
+    Verify {
+        /// The folder.
+        dir: PathBuf,
+    },
+    /// Write the exact model of instances (`.lp` for ilp, `.smt2` for smt, `.cnf` for sat).
     Export {
         /// Instance files or directories (searched recursively for *.toml).
         #[arg(required = true)]
@@ -162,6 +175,16 @@ pub enum Command {
         /// FLITS flits in all, e.g. `100000:1000000` (none by default).
         #[arg(long, value_delimiter = ',')]
         trees: Vec<String>,
+        /// Instead, the exact table: per instance and backend, seconds to decide the exact model
+        /// at the optimum T* (a witness) and at T* − 1 (infeasible).
+        #[arg(long)]
+        exact: bool,
+        /// Instance files or directories for `--exact` (default: a small set, one per encoder
+        /// family).
+        instances: Vec<PathBuf>,
+        /// Time limit of each decision of `--exact`, in seconds.
+        #[arg(long, default_value_t = 60.0)]
+        timeout: f64,
     },
     /// Measure a paper's table over sizes: writes a CSV and an SVG plot into a directory.
     Sweep {

@@ -227,3 +227,75 @@ fn random_tree(spec: &str) -> Result<(Vec<usize>, Vec<u64>)> {
     lengths[nodes - 1] += left;
     Ok((parents, lengths))
 }
+
+/// The instances `bench --exact` measures when none are given: one per encoder family whose
+/// optimum the SAT backend settles in seconds (total exchange, gossip, chatting).
+pub const EXACT_DEFAULT: [&str; 4] = [
+    "instances/004/ring5.toml",
+    "instances/004/path6-te3.toml",
+    "instances/003/mesh3-fig8b.toml",
+    "instances/000/ula12-fig5.toml",
+];
+
+/// `bench --exact`: per instance and available backend, the seconds to decide the exact model
+/// at the optimum T* (a checked witness) and at T* − 1 (infeasible). T* comes from the SAT
+/// backend's certified search (the first available backend without it); a decision that runs
+/// out of `timeout` seconds prints `timeout`. Timings are printed, never asserted.
+pub fn exact(paths: &[std::path::PathBuf], timeout: f64, out: &mut dyn Write) -> Result<u8> {
+    use commsched::compare::{Algorithms, AssessOptions, assess};
+    use commsched::exact::{self, BackendKind, Decision, SolveOptions};
+    use commsched::spec::io::{instance_files, load_instance};
+    let w = |out: &mut dyn Write, s: String| out.write_all(s.as_bytes()).map_err(io_err("<stdout>"));
+    let options = SolveOptions {
+        timeout: Some(std::time::Duration::from_secs_f64(timeout)),
+        ..SolveOptions::default()
+    };
+    let available = BackendKind::available();
+    let reference = if available.contains(&BackendKind::Sat) { BackendKind::Sat } else { available[0] };
+    let defaults: Vec<std::path::PathBuf> = EXACT_DEFAULT.iter().map(Into::into).collect();
+    let paths = if paths.is_empty() { &defaults[..] } else { paths };
+    w(
+        out,
+        format!(
+            "{:<22} {:>4} {:<8} {:>16} {:>20}\n",
+            "instance", "T*", "backend", "witness at T* s", "infeasible at T*-1 s"
+        ),
+    )?;
+    for (_, file) in instance_files(paths)? {
+        let inst = load_instance(&file)?;
+        let assess_options = AssessOptions {
+            algorithms: Algorithms::Applicable,
+            exact: Some(reference),
+            solve: options.clone(),
+            fail_fast: false,
+        };
+        let a = assess(&inst, None, &assess_options)?;
+        let (Some(t), Some(_)) = (a.answer.length, &a.answer.certificate) else {
+            w(
+                out,
+                format!(
+                    "{:<22} skipped: {reference} found no certified optimum within {timeout} s\n",
+                    inst.name
+                ),
+            )?;
+            continue;
+        };
+        for &backend in &available {
+            let time = |horizon: u64| -> Result<String> {
+                let start = Instant::now();
+                let d = exact::decide(&inst, backend, horizon, &options)?;
+                let seconds = start.elapsed().as_secs_f64();
+                Ok(match d {
+                    Decision::Feasible(_) | Decision::Infeasible => format!("{seconds:.2}"),
+                    Decision::Unknown(stop) => stop.to_string(),
+                })
+            };
+            let below = if t == 0 { "-".to_string() } else { time(t - 1)? };
+            w(
+                out,
+                format!("{:<22} {:>4} {:<8} {:>16} {:>20}\n", inst.name, t, backend.name(), time(t)?, below),
+            )?;
+        }
+    }
+    Ok(0)
+}

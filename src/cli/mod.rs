@@ -17,6 +17,7 @@ use commsched::compare::{Algorithms, AssessOptions, Assessment, Status, assess};
 use commsched::error::{Error, InputError, Result};
 use commsched::exact::{self, BackendKind, SolveOptions, encode};
 use commsched::heuristics;
+use commsched::proof::folder;
 use commsched::spec::io::{
     instance_files, instance_to_toml, is_xml, load_instance, load_schedule, paper_schedule_file,
     parse_instance, schedule_to_json,
@@ -100,9 +101,10 @@ pub fn run(cli: Cli) -> Result<u8> {
         }
         Command::Draw { instance, schedule, out: file } => draw(&instance, &schedule, &file, &mut out),
         Command::Bounds { instance } => bounds_cmd(&instance, format, &mut out),
-        Command::Solve { instance, method, limits, out: file } => {
-            solve(&instance, &method, &limits, file.as_deref(), format, &mut out)
+        Command::Solve { instance, method, limits, out: file, certificate } => {
+            solve(&instance, &method, &limits, file.as_deref(), certificate.as_deref(), format, &mut out)
         }
+        Command::Verify { dir } => verify(&dir, &mut out),
         Command::Export { paths, backend, out: dir, horizon, max_vars } => {
             export(&paths, backend, &dir, horizon, max_vars, &mut out)
         }
@@ -121,7 +123,8 @@ pub fn run(cli: Cli) -> Result<u8> {
             &mut out,
         ),
         Command::List => list(format, &mut out),
-        Command::Bench { sizes, trees } => bench::run(&sizes, &trees, cli.max_events, format, &mut out),
+        Command::Bench { exact: true, instances, timeout, .. } => bench::exact(&instances, timeout, &mut out),
+        Command::Bench { sizes, trees, .. } => bench::run(&sizes, &trees, cli.max_events, format, &mut out),
         Command::Sweep { family: args::SweepFamily::FatTree, out: dir, max_log, capacities } => {
             sweep::run(&capacities, max_log, cli.max_nodes, &dir, &mut out)
         }
@@ -140,7 +143,9 @@ fn refuse_format(command: &Command, format: Format) -> Result<()> {
         Command::Bounds { .. } => ("bounds", &[Format::Text, Format::Json, Format::Markdown]),
         Command::Solve { .. } => ("solve", &[Format::Text, Format::Json, Format::Markdown]),
         Command::List => ("list", &[Format::Text, Format::Json, Format::Markdown]),
+        Command::Bench { exact: true, .. } => ("bench --exact", &[Format::Text]),
         Command::Bench { .. } => ("bench", &[Format::Text, Format::Json, Format::Markdown]),
+        Command::Verify { .. } => ("verify", &[Format::Text]),
         // It prints its CSV table either way and writes the CSV and SVG files.
         Command::Sweep { .. } => ("sweep", &[Format::Text, Format::Csv]),
     };
@@ -164,6 +169,7 @@ fn backend(b: BackendArg) -> BackendKind {
     match b {
         BackendArg::Ilp => BackendKind::Ilp,
         BackendArg::Smt => BackendKind::Smt,
+        BackendArg::Sat => BackendKind::Sat,
     }
 }
 
@@ -180,7 +186,11 @@ fn solve_options(limits: &Limits) -> Result<SolveOptions> {
                 format!("`{typed}` is not a number of seconds in (0, {MAX_TIMEOUT:e}]"),
             )
         })?;
-    Ok(SolveOptions { timeout: Some(Duration::from_secs_f64(seconds)), max_variables: limits.max_vars })
+    Ok(SolveOptions {
+        timeout: Some(Duration::from_secs_f64(seconds)),
+        max_variables: limits.max_vars,
+        proof_dir: None,
+    })
 }
 
 fn print_summary(s: &Summary, format: Format, out: &mut dyn Write) -> Result<()> {
@@ -309,6 +319,7 @@ fn assess_options(method: &str, limits: &Limits) -> Result<AssessOptions> {
         "exact" => Some(exact::default_backend()),
         "ilp" => Some(BackendKind::Ilp),
         "smt" => Some(BackendKind::Smt),
+        "sat" => Some(BackendKind::Sat),
         _ => None,
     };
     let algorithms = match exact {
@@ -317,7 +328,9 @@ fn assess_options(method: &str, limits: &Limits) -> Result<AssessOptions> {
             InputError::new(
                 "<flags>",
                 "--method",
-                format!("unknown method `{method}`: an algorithm `commsched list` names, or exact, ilp, smt"),
+                format!(
+                    "unknown method `{method}`: an algorithm `commsched list` names, or exact, ilp, smt, sat"
+                ),
             )
         })?),
     };
@@ -329,12 +342,19 @@ fn solve(
     method: &str,
     limits: &Limits,
     file: Option<&Path>,
+    certificate_dir: Option<&Path>,
     format: Format,
     out: &mut dyn Write,
 ) -> Result<u8> {
     let inst = load_instance(instance)?;
-    let options = assess_options(method, limits)?;
+    let mut options = assess_options(method, limits)?;
+    if let Some(dir) = certificate_dir {
+        std::fs::create_dir_all(dir).map_err(io_err(&dir.display().to_string()))?;
+        options.solve.proof_dir = Some(dir.to_path_buf());
+    }
+    let start = std::time::Instant::now();
     let a = assess(&inst, None, &options).map_err(in_file(instance))?;
+    let seconds = start.elapsed().as_secs_f64();
     let label = match &a.exact {
         Some(e) => e.backend.name().to_string(),
         None => method.to_string(),
@@ -349,7 +369,35 @@ fn solve(
         std::fs::write(path, text).map_err(io_err(&path.display().to_string()))?;
     }
     print_summary(&summary, format, out)?;
+    if let Some(dir) = certificate_dir {
+        match (&a.best, &a.answer.certificate) {
+            (Some(best), Some(c)) => {
+                folder::write(dir, &inst, best, c, &a.lower_bounds, seconds)?;
+                if format == Format::Text {
+                    writeln!(out, "certificate folder written to {}", dir.display())
+                        .map_err(io_err("<stdout>"))?;
+                }
+            }
+            _ => eprintln!("no certificate folder written: the answer is not a certified optimum"),
+        }
+    }
     Ok(if a.answer.status == Status::Inadmissible { 1 } else { 0 })
+}
+
+/// `verify DIR`: every failure on its own line, exit 1 if there is any.
+fn verify(dir: &Path, out: &mut dyn Write) -> Result<u8> {
+    let failures = folder::verify(dir);
+    let text = if failures.is_empty() {
+        format!("{}: valid certificate\n", dir.display())
+    } else {
+        let mut t = format!("{}: invalid certificate\n", dir.display());
+        for f in &failures {
+            t += &format!("  {f}\n");
+        }
+        t
+    };
+    out.write_all(text.as_bytes()).map_err(io_err("<stdout>"))?;
+    Ok(if failures.is_empty() { 0 } else { 1 })
 }
 
 fn export(

@@ -9,6 +9,7 @@
 //! size guard ([`super::SolveOptions::max_variables`]) before anything is built.
 
 use super::backend::BackendKind;
+use super::cnf::CnfModel;
 use super::encode;
 use super::ir::{Domain, Goal, Model, Sense, VarId};
 use crate::error::{Error, InputError, Result};
@@ -17,7 +18,7 @@ use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 /// The model of `instance` at `horizon` as text for `backend`: CPLEX LP for
-/// [`BackendKind::Ilp`], SMT-LIB2 for [`BackendKind::Smt`]. A model over the size guard
+/// [`BackendKind::Ilp`], SMT-LIB2 for [`BackendKind::Smt`], DIMACS CNF for [`BackendKind::Sat`]. A model over the size guard
 /// `max_variables` is refused ([`Error::Input`], field `--horizon`) before it is built.
 pub fn export(
     instance: &Instance,
@@ -41,7 +42,7 @@ pub fn export(
             ),
         )));
     }
-    Ok(model_text(&encoder.encode(horizon).model, backend))
+    model_text(&encoder.encode(horizon).model, backend)
 }
 
 /// Where `export` writes the model of `instance` (found under `root`): the instance's path
@@ -51,12 +52,14 @@ pub fn model_file(dir: &Path, root: &Path, instance: &Path, kind: BackendKind) -
     dir.join(format!("{}.{}", rel.display(), kind.file_extension()))
 }
 
-/// The model as text for `backend`.
-pub fn model_text(model: &Model, backend: BackendKind) -> String {
-    match backend {
+/// The model as text for `backend`: LP, SMT-LIB2, or DIMACS CNF ([`CnfModel`], with the
+/// model's description as a comment).
+pub fn model_text(model: &Model, backend: BackendKind) -> Result<String> {
+    Ok(match backend {
         BackendKind::Ilp => lp(model),
         BackendKind::Smt => smt2(model),
-    }
+        BackendKind::Sat => CnfModel::encode(model)?.dimacs(&model.description),
+    })
 }
 
 /// Terms per line in LP files (CPLEX limits a line to 510 characters).

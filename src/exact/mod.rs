@@ -3,7 +3,8 @@
 //! Encoders ([`encode`], one registry [`encode::ENCODERS`]) write a neutral linear integer model
 //! ([`ir`]) for an instance and a horizon T and decode its answers into schedules; backends
 //! ([`backend`]: `ilp` = good_lp + microlp, the default; `smt` = z3, behind the `smt` cargo
-//! feature) decide it; [`mod@export`] writes the same model as `.lp` or `.smt2` text. The search
+//! feature; `sat` = CaDiCaL on the CNF of [`cnf`], behind the `sat` cargo feature) decide it;
+//! [`mod@export`] writes the same model as `.lp`, `.smt2` or `.cnf` text. The search
 //! ([`solve`]) finds the least feasible T and reports it only with a checked witness and a
 //! [`Certificate`] from [`crate::certify`]; otherwise it says why it stopped, as data
 //! ([`Outcome::Bounds`] with a [`StopReason`]).
@@ -20,7 +21,8 @@
 //! feasible,
 //! then by bisection. A feasible probe at T gives a checked witness of length ≤ T and lowers U,
 //! an infeasible one raises L to T + 1. At L = U the best schedule is optimal, certified by the
-//! lower bound when it meets it, else by the backend's infeasibility at U − 1. Each probe gets
+//! lower bound when it meets it, else by the backend's infeasibility at U − 1 (for the SAT
+//! backend, decided once more with an LRAT proof that commsched checks). Each probe gets
 //! what is left of the time budget; the size guard is checked before a model is built.
 //!
 //! Building a model and a backend's own setup are not interruptible, and a backend checks its
@@ -29,6 +31,7 @@
 //! and the abandoned thread ends at its backend's time limit, its answer unused.
 
 pub mod backend;
+pub mod cnf;
 pub mod encode;
 pub mod export;
 pub mod ir;
@@ -37,13 +40,14 @@ pub use backend::{Backend, BackendAnswer, BackendKind, Limits};
 pub use export::{export, model_file};
 
 use crate::bounds::{self, Bound};
-use crate::certify::{Certificate, Infeasibility, certify};
+use crate::certify::{Certificate, Evidence, Infeasibility, certify};
 use crate::checker::{Checked, Producer, accept};
 use crate::error::{Error, InputError, Result};
 use crate::spec::Instance;
 use encode::{Encoder, Encoding};
 use serde::Serialize;
 use std::fmt;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// The default backend: ILP (good_lp + microlp), embedded and dependency-free.
@@ -62,12 +66,30 @@ pub struct SolveOptions {
     pub timeout: Option<Duration>,
     /// Size guard: the largest model (in variables) that may be built.
     pub max_variables: usize,
+    /// Where the SAT backend keeps the proof behind an `infeasible-at-T-1 (proof checked)`
+    /// certificate: [`PROOF_CNF`] and [`PROOF_LRAT`] in this directory (it must exist). `None`:
+    /// a temporary directory, removed once the proof is checked.
+    pub proof_dir: Option<PathBuf>,
 }
 
 impl Default for SolveOptions {
     fn default() -> Self {
-        Self { timeout: None, max_variables: DEFAULT_MAX_VARIABLES }
+        Self { timeout: None, max_variables: DEFAULT_MAX_VARIABLES, proof_dir: None }
     }
+}
+
+/// The file name of the CNF (DIMACS) of the model at T − 1 in a proof directory.
+pub const PROOF_CNF: &str = "infeasible.cnf";
+/// The file name of the LRAT proof that [`PROOF_CNF`] is unsatisfiable.
+pub const PROOF_LRAT: &str = "infeasible.lrat";
+
+/// The comment line on top of a proof CNF: the tool, the instance and the horizon.
+pub fn proof_comment(instance: &Instance, horizon: u64) -> String {
+    format!(
+        "commsched {}: the exact model of instance `{}` at horizon T = {horizon}",
+        env!("CARGO_PKG_VERSION"),
+        instance.name
+    )
 }
 
 /// Why a search stopped without an optimum.
@@ -138,6 +160,9 @@ struct Search<'a> {
     backend: BackendKind,
     deadline: Option<Instant>,
     max_variables: usize,
+    /// Read only by the SAT backend's proofs.
+    #[cfg_attr(not(feature = "sat"), allow(dead_code))]
+    proof_dir: Option<PathBuf>,
 }
 
 impl<'a> Search<'a> {
@@ -150,7 +175,61 @@ impl<'a> Search<'a> {
             backend,
             deadline: options.timeout.map(|t| Instant::now() + t),
             max_variables: options.max_variables,
+            proof_dir: options.proof_dir.clone(),
         })
+    }
+
+    /// What is left of the time budget (`None`: unlimited), or [`StopReason::Timeout`].
+    fn time_left(&self) -> std::result::Result<Option<Duration>, StopReason> {
+        match self.deadline {
+            Some(d) => match d.checked_duration_since(Instant::now()).filter(|r| !r.is_zero()) {
+                Some(r) => Ok(Some(r)),
+                None => Err(StopReason::Timeout),
+            },
+            None => Ok(None),
+        }
+    }
+
+    /// Proves with a checked LRAT proof that horizon T is infeasible (the SAT backend decided it
+    /// without a proof during the search). The CNF and the proof stay in the proof directory if
+    /// there is one.
+    #[cfg(feature = "sat")]
+    fn prove(&self, horizon: u64) -> Result<std::result::Result<(), StopReason>> {
+        use backend::sat::{Refutation, refute};
+        let time = match self.time_left() {
+            Ok(t) => t,
+            Err(stop) => return Ok(Err(stop)),
+        };
+        let dir = match &self.proof_dir {
+            Some(d) => d.clone(),
+            None => {
+                let stamp =
+                    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+                let d = std::env::temp_dir().join(format!(
+                    "commsched-proof-{}-{}",
+                    std::process::id(),
+                    stamp.as_nanos()
+                ));
+                std::fs::create_dir_all(&d)
+                    .map_err(|source| Error::Io { path: d.display().to_string(), source })?;
+                d
+            }
+        };
+        let model = self.encoder.encode(horizon).model;
+        let comment = proof_comment(self.instance, horizon);
+        let answer = refute(&model, &Limits { time }, &comment, &dir.join(PROOF_CNF), &dir.join(PROOF_LRAT));
+        if self.proof_dir.is_none() {
+            // Best effort: a leftover temporary directory is harmless.
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+        match answer? {
+            Refutation::Checked(_) => Ok(Ok(())),
+            Refutation::Unknown(_) => Ok(Err(StopReason::Timeout)),
+            Refutation::Feasible => Err(Error::Backend {
+                backend: self.backend.name(),
+                reason: format!("horizon {horizon} was decided infeasible, then feasible with proof logging"),
+            }),
+        }
     }
 
     /// Decides horizon T; the witness of a feasible answer is checked here.
@@ -159,12 +238,9 @@ impl<'a> Search<'a> {
         if variables > self.max_variables {
             return Ok(Decision::Unknown(StopReason::SizeGuard { variables, limit: self.max_variables }));
         }
-        let time = match self.deadline {
-            Some(d) => match d.checked_duration_since(Instant::now()).filter(|r| !r.is_zero()) {
-                Some(r) => Some(r),
-                None => return Ok(Decision::Unknown(StopReason::Timeout)),
-            },
-            None => None,
+        let time = match self.time_left() {
+            Ok(t) => t,
+            Err(stop) => return Ok(Decision::Unknown(stop)),
         };
         let (encoding, answer) = match time {
             None => {
@@ -266,7 +342,11 @@ impl<'a> Search<'a> {
                     best = Some(checked);
                 }
                 Decision::Infeasible => {
-                    infeasible = Some(Infeasibility { horizon: next, backend: self.backend.name() });
+                    infeasible = Some(Infeasibility {
+                        horizon: next,
+                        backend: self.backend.name(),
+                        evidence: Evidence::SolverWord,
+                    });
                     lo = next + 1;
                     gap = 2 * gap + 1;
                 }
@@ -274,6 +354,18 @@ impl<'a> Search<'a> {
             }
         }
         let checked = best.expect("the loop ends only with a schedule at the lower bound");
+        // The SAT backend's word is not evidence: the infeasibility at T − 1 that certifies the
+        // optimum is proved again with a proof, which must check.
+        #[cfg(feature = "sat")]
+        if self.backend == BackendKind::Sat
+            && certify(bounds, &checked, None).is_none()
+            && let Some(i) = infeasible.as_mut().filter(|i| i.horizon + 1 == checked.length())
+        {
+            match self.prove(i.horizon)? {
+                Ok(()) => i.evidence = Evidence::ProofChecked,
+                Err(stop) => return Ok(Outcome::Bounds { lower: i.horizon, upper: Some(checked), stop }),
+            }
+        }
         let certificate = certify(bounds, &checked, infeasible.as_ref()).ok_or_else(|| Error::Backend {
             backend: self.backend.name(),
             reason: format!("the search ended at {} without a certificate", checked.length()),
@@ -327,7 +419,8 @@ mod tests {
     use crate::spec::{Mode, Model, Network, PortRule, Problem, RingTie};
 
     /// From the distance bound alone (3 on path(4)) and no incumbent, the search must gallop up
-    /// and prove the optimum 4 (TE-1) itself: the certificate is the backend's infeasibility at 3.
+    /// and prove the optimum 4 (TE-1) itself: the certificate is the backend's infeasibility at 3,
+    /// with a checked proof for the SAT backend.
     #[test]
     fn from_a_loose_bound_the_certificate_is_infeasibility_at_t_minus_1() {
         let inst = Instance::new(
@@ -344,9 +437,14 @@ mod tests {
             match solve(&inst, backend, &SolveOptions::default(), &distance, None).unwrap() {
                 Outcome::Optimal { checked, certificate } => {
                     assert_eq!(checked.length(), 4, "{backend}");
+                    let evidence = if backend == BackendKind::Sat {
+                        Evidence::ProofChecked
+                    } else {
+                        Evidence::SolverWord
+                    };
                     assert_eq!(
                         certificate,
-                        Certificate::InfeasibleAtTMinus1 { t: 3, backend: backend.name() },
+                        Certificate::InfeasibleAtTMinus1 { t: 3, backend: backend.name(), evidence },
                         "{backend}"
                     );
                 }

@@ -6,9 +6,11 @@
 //! visiting its hints in order, each hint clause is unit (one literal left, which is then
 //! assigned) until one is falsified outright: reverse unit propagation restricted to the listed
 //! antecedents. Negative hints (RAT steps) are not accepted: the proof must be RUP only. The
-//! proof is valid when every line checks and one of them adds the empty clause.
+//! proof is valid when every line checks and one of them adds the empty clause, or when the CNF
+//! itself contains the empty clause (then any proof, even an empty one, is valid).
 
 use std::collections::HashMap;
+use std::path::Path;
 use thiserror::Error;
 
 /// Why a CNF or a proof is rejected; `line` counts from 1 in the file named.
@@ -90,8 +92,32 @@ impl Cnf {
     }
 }
 
+/// What a checked proof established, for certificates and manifests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Verdict {
+    /// Variables of the CNF.
+    pub variables: u32,
+    /// Clauses of the CNF.
+    pub clauses: usize,
+    /// Lines of the proof.
+    pub proof_lines: usize,
+}
+
+/// Reads a DIMACS file and an ASCII LRAT file and checks the proof ([`check`]). The error names
+/// the file and what is wrong.
+pub fn check_files(cnf_path: &Path, proof_path: &Path) -> Result<Verdict, String> {
+    let read = |p: &Path| std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()));
+    let cnf = Cnf::parse(&read(cnf_path)?).map_err(|e| format!("{}: {e}", cnf_path.display()))?;
+    let proof = read(proof_path)?;
+    check(&cnf, &proof).map_err(|e| format!("{}: {e}", proof_path.display()))?;
+    Ok(Verdict { variables: cnf.vars, clauses: cnf.clauses.len(), proof_lines: proof.lines().count() })
+}
+
 /// Checks an ASCII LRAT proof of the unsatisfiability of `cnf`.
 pub fn check(cnf: &Cnf, proof: &str) -> Result<(), ProofError> {
+    if cnf.clauses.iter().any(Vec::is_empty) {
+        return Ok(());
+    }
     let mut db: HashMap<i64, Vec<i32>> =
         cnf.clauses.iter().cloned().enumerate().map(|(i, c)| (i as i64 + 1, c)).collect();
     // Assignment per variable: 0 unassigned, 1 true, -1 false; reset after each step.

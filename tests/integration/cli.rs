@@ -381,3 +381,56 @@ fn sweep_fat_tree_writes_table_1() {
     assert!(svg.starts_with("<svg") && svg.contains("w = pow:1"));
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// `solve --certificate` writes a folder that `verify` accepts: on ula12 (chatting, Fig. 5) the
+/// optimum 5 is certified by a checked proof that T − 1 = 4 is infeasible. The same folder with
+/// its proof truncated, or with the CNF of another horizon, is rejected with exit 1, naming the
+/// file.
+#[cfg(feature = "sat")]
+#[test]
+fn verify_accepts_the_certificate_folder_it_wrote_and_rejects_a_truncated_proof() {
+    let dir = std::env::temp_dir().join(format!("commsched-certificate-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    let (code, stdout, stderr) =
+        run(&["solve", "instances/000/ula12-fig5.toml", "--method", "sat", "--certificate", d]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("infeasible-at-T-1 (T-1 = 4, proof checked)"), "{stdout}");
+    let (code, stdout, _) = run(&["verify", d]);
+    assert_eq!((code, stdout.contains("valid certificate")), (0, true), "{stdout}");
+
+    let proof = dir.join("infeasible.lrat");
+    let text = std::fs::read_to_string(&proof).unwrap();
+    let cut: Vec<&str> = text.lines().collect();
+    // Cut just before the step that adds the empty clause (`ID 0 HINTS 0`).
+    let end = cut.iter().position(|l| l.split_whitespace().nth(1) == Some("0")).unwrap();
+    std::fs::write(&proof, cut[..end].join("\n") + "\n").unwrap();
+    let (code, stdout, _) = run(&["verify", d]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("infeasible.lrat: sha256"), "{stdout}");
+    assert!(stdout.contains("proof never derives the empty clause"), "{stdout}");
+    std::fs::write(&proof, text).unwrap();
+
+    let (code, _, stderr) =
+        run(&["export", "instances/000/ula12-fig5.toml", "--backend", "sat", "--horizon", "3", "--out", d]);
+    assert_eq!(code, 0, "{stderr}");
+    std::fs::rename(dir.join("ula12-fig5.sat.cnf"), dir.join("infeasible.cnf")).unwrap();
+    let (code, stdout, _) = run(&["verify", d]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("infeasible.cnf: not the encoding of the instance at T-1 = 4"), "{stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A folder whose certificate is a lower bound (path(3) under furthest-first, TE-1) verifies too.
+#[test]
+fn verify_accepts_a_lower_bound_folder() {
+    let dir = std::env::temp_dir().join(format!("commsched-certificate-lb-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    let (code, _, stderr) =
+        run(&["solve", &data("path3.toml"), "--method", "furthest-first", "--certificate", d]);
+    assert_eq!(code, 0, "{stderr}");
+    let manifest = std::fs::read_to_string(dir.join("manifest.json")).unwrap();
+    assert!(manifest.contains("\"kind\": \"lower-bound\""), "{manifest}");
+    let (code, stdout, _) = run(&["verify", d]);
+    assert_eq!(code, 0, "{stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -3,10 +3,12 @@
 //! unknown (with the reason, as data). The default is [`BackendKind::Ilp`]
 //! ([`super::default_backend`]).
 //!
-//! Both backends take a wall-clock limit ([`Limits::time`]) and both minimise an objective
-//! natively, so there are no separate capability traits yet.
+//! Every backend takes a wall-clock limit ([`Limits::time`]) and minimises an objective (the
+//! SAT backend by descent over objective bounds), so there are no separate capability traits.
 
 pub mod ilp;
+#[cfg(feature = "sat")]
+pub mod sat;
 #[cfg(feature = "smt")]
 pub mod smt;
 
@@ -24,31 +26,36 @@ pub enum BackendKind {
     /// Satisfiability modulo theories: z3 (the system libz3). Its models can always be exported
     /// as `.smt2`; solving needs the `smt` cargo feature (on by default).
     Smt,
+    /// Satisfiability: CaDiCaL on the model's CNF ([`crate::exact::cnf`]), with LRAT proofs of
+    /// infeasibility that commsched checks itself. Its models can always be exported as `.cnf`;
+    /// solving needs the `sat` cargo feature (on by default).
+    Sat,
 }
 
 impl BackendKind {
     /// Every backend the tool knows, whether or not this build can solve with it.
-    pub const ALL: [BackendKind; 2] = [BackendKind::Ilp, BackendKind::Smt];
+    pub const ALL: [BackendKind; 3] = [BackendKind::Ilp, BackendKind::Smt, BackendKind::Sat];
 
-    /// The backends this build can solve with (`smt` needs the `smt` cargo feature).
+    /// The backends this build can solve with (`smt` and `sat` need their cargo features).
     pub fn available() -> Vec<BackendKind> {
         Self::ALL.into_iter().filter(|b| b.backend().is_ok()).collect()
     }
 
-    /// `ilp` or `smt`.
+    /// `ilp`, `smt` or `sat`.
     pub fn name(self) -> &'static str {
         match self {
             BackendKind::Ilp => "ilp",
             BackendKind::Smt => "smt",
+            BackendKind::Sat => "sat",
         }
     }
 
-    /// Parses `ilp` or `smt`.
+    /// Parses `ilp`, `smt` or `sat`.
     pub fn parse(s: &str) -> std::result::Result<Self, String> {
         Self::ALL
             .into_iter()
             .find(|b| b.name() == s)
-            .ok_or_else(|| format!("unknown backend `{s}` (known: ilp, smt)"))
+            .ok_or_else(|| format!("unknown backend `{s}` (known: ilp, smt, sat)"))
     }
 
     /// The backend itself, or [`crate::Error::Backend`] when this build does not include it.
@@ -63,15 +70,25 @@ impl BackendKind {
                 reason: "this build of commsched has no z3: rebuild with the `smt` feature (on by default)"
                     .into(),
             }),
+            #[cfg(feature = "sat")]
+            BackendKind::Sat => Ok(&sat::Sat),
+            #[cfg(not(feature = "sat"))]
+            BackendKind::Sat => Err(crate::Error::Backend {
+                backend: "sat",
+                reason:
+                    "this build of commsched has no CaDiCaL: rebuild with the `sat` feature (on by default)"
+                        .into(),
+            }),
         }
     }
 
-    /// The suffix of its exported model files (`models/<instance>.<backend>.lp|smt2`):
-    /// `ilp.lp` (CPLEX LP) or `smt.smt2` (SMT-LIB2).
+    /// The suffix of its exported model files (`models/<instance>.<backend>.lp|smt2|cnf`):
+    /// `ilp.lp` (CPLEX LP), `smt.smt2` (SMT-LIB2) or `sat.cnf` (DIMACS CNF).
     pub fn file_extension(self) -> &'static str {
         match self {
             BackendKind::Ilp => "ilp.lp",
             BackendKind::Smt => "smt.smt2",
+            BackendKind::Sat => "sat.cnf",
         }
     }
 }
@@ -269,6 +286,6 @@ mod tests {
         for kind in BackendKind::available() {
             assert_eq!(kind.backend().unwrap().kind(), kind);
         }
-        assert!(BackendKind::parse("cbc").unwrap_err().contains("known: ilp, smt"));
+        assert!(BackendKind::parse("cbc").unwrap_err().contains("known: ilp, smt, sat"));
     }
 }

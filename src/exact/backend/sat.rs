@@ -1,0 +1,324 @@
+//! The SAT backend: CaDiCaL (through `rustsat-cadical`) on the model's CNF
+//! ([`CnfModel`]: order-encoded integers, rustsat's cardinality and pseudo-boolean encodings).
+//!
+//! - A feasibility question (no objective, or a search guide, which SAT ignores) is one solve.
+//! - An objective to minimise is solved by descent: after each model of value v the clauses of
+//!   `objective ≤ v − 1` are added to the same (incremental) solver, until it answers
+//!   unsatisfiable (the last model is optimal) or the time runs out (the last model is
+//!   returned, not optimal).
+//! - Time limit: a terminator callback that CaDiCaL polls; an interrupted solve is
+//!   [`Unknown::Timeout`].
+//! - Proofs: [`refute`] decides a model afresh with a proof tracer connected to CaDiCaL, writes
+//!   the DIMACS CNF and the ASCII LRAT proof, and accepts the answer "infeasible" only once
+//!   [`lrat::check`] (which shares nothing with CaDiCaL) has verified the proof against the CNF
+//!   (docs/spec.md §7). The tracer (`LratWriter`) renumbers CaDiCaL's clause ids: CaDiCaL
+//!   gives ids to clauses it derives while the input is still being added, so its own ids of
+//!   input clauses are not their positions in the file, as LRAT requires.
+
+use super::{Backend, BackendAnswer, BackendKind, Limits, Unknown, accept};
+use crate::error::{Error, Result};
+use crate::exact::cnf::CnfModel;
+use crate::exact::ir::{Goal, Model, Sense};
+use crate::proof::lrat;
+use rustsat::solvers::{ControlSignal, Solve, SolverResult, Terminate};
+use rustsat::types::{Clause, Lit, TernaryVal};
+use rustsat_cadical::CaDiCaL;
+use rustsat_cadical::{CaDiCaLClause, ClauseId, TraceProof};
+use std::collections::HashMap;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+use std::time::Instant;
+
+/// The CaDiCaL backend.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Sat;
+
+fn backend_error(reason: impl std::fmt::Display) -> Error {
+    Error::Backend { backend: BackendKind::Sat.name(), reason: reason.to_string() }
+}
+
+/// A CaDiCaL instance that stops at the deadline of `limits`.
+fn solver(limits: &Limits) -> CaDiCaL<'static, 'static> {
+    let mut solver = CaDiCaL::default();
+    if let Some(time) = limits.time {
+        let deadline = Instant::now() + time;
+        solver.attach_terminator(move || {
+            if Instant::now() >= deadline { ControlSignal::Terminate } else { ControlSignal::Continue }
+        });
+    }
+    solver
+}
+
+fn add(solver: &mut CaDiCaL<'_, '_>, clauses: &[Vec<i32>]) -> Result<()> {
+    for clause in clauses {
+        let clause: Clause =
+            clause.iter().map(|&l| Lit::from_ipasir(l).map_err(backend_error)).collect::<Result<_>>()?;
+        solver.add_clause(clause).map_err(backend_error)?;
+    }
+    Ok(())
+}
+
+/// The model values of CaDiCaL's satisfying assignment.
+fn values(solver: &CaDiCaL<'_, '_>, enc: &CnfModel) -> Result<Vec<i64>> {
+    let mut failure = None;
+    let values = enc.decode(|v| match Lit::from_ipasir(v).map(|l| solver.lit_val(l)) {
+        Ok(Ok(TernaryVal::True)) => true,
+        Ok(Ok(_)) => false,
+        Ok(Err(e)) => {
+            failure = Some(e.to_string());
+            false
+        }
+        Err(e) => {
+            failure = Some(e.to_string());
+            false
+        }
+    });
+    match failure {
+        Some(e) => Err(backend_error(e)),
+        None => Ok(values),
+    }
+}
+
+impl Backend for Sat {
+    fn kind(&self) -> BackendKind {
+        BackendKind::Sat
+    }
+
+    fn solve(&self, model: &Model, limits: &Limits) -> Result<BackendAnswer> {
+        if model.contradiction().is_some() {
+            return Ok(BackendAnswer::Infeasible);
+        }
+        let mut enc = CnfModel::encode(model)?;
+        let mut solver = solver(limits);
+        add(&mut solver, &enc.cnf.clauses)?;
+        let objective = model.objective.as_ref().filter(|o| o.goal == Goal::Minimise);
+        let mut best: Option<Vec<i64>> = None;
+        loop {
+            match solver.solve().map_err(backend_error)? {
+                SolverResult::Sat => {
+                    let values = values(&solver, &enc)?;
+                    let Some(objective) = objective else {
+                        return accept(BackendKind::Sat, model, values, true);
+                    };
+                    let value = model.objective_value(&values);
+                    best = Some(values);
+                    let clauses = enc.bound(&objective.terms, Sense::Le, value - 1)?;
+                    add(&mut solver, &clauses)?;
+                }
+                SolverResult::Unsat => {
+                    return match best {
+                        Some(values) => accept(BackendKind::Sat, model, values, true),
+                        None => Ok(BackendAnswer::Infeasible),
+                    };
+                }
+                SolverResult::Interrupted => {
+                    return match best {
+                        Some(values) => accept(BackendKind::Sat, model, values, false),
+                        None => Ok(BackendAnswer::Unknown(Unknown::Timeout)),
+                    };
+                }
+            }
+        }
+    }
+}
+
+/// The outcome of [`refute`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refutation {
+    /// The model is infeasible: CaDiCaL's LRAT proof was written and [`lrat::check`] accepted it.
+    Checked(lrat::Verdict),
+    /// The model is satisfiable after all (no proof exists).
+    Feasible,
+    /// Undecided.
+    Unknown(Unknown),
+}
+
+/// A CaDiCaL proof tracer that writes ASCII LRAT with the input clauses numbered 1..=m in the
+/// order they were added, and derived clauses numbered from m + 1 on.
+struct LratWriter {
+    out: BufWriter<std::fs::File>,
+    /// CaDiCaL's id → the id in the written proof.
+    ids: HashMap<i64, i64>,
+    /// Input clauses seen so far.
+    inputs: i64,
+    /// The id of the next derived clause.
+    next: i64,
+    /// The first failure (an I/O error or an antecedent CaDiCaL never announced).
+    failure: Option<String>,
+}
+
+impl LratWriter {
+    fn write(&mut self, line: std::fmt::Arguments<'_>) {
+        if self.failure.is_none()
+            && let Err(e) = self.out.write_fmt(line)
+        {
+            self.failure = Some(e.to_string());
+        }
+    }
+
+    fn lits(clause: &CaDiCaLClause) -> String {
+        clause.iter().map(|l| format!("{} ", l.to_ipasir())).collect()
+    }
+}
+
+impl TraceProof for LratWriter {
+    fn add_original_clause(&mut self, id: ClauseId, _: bool, _: &CaDiCaLClause, _: bool) {
+        self.inputs += 1;
+        self.ids.insert(id.0, self.inputs);
+    }
+
+    fn add_derived_clause(
+        &mut self,
+        id: ClauseId,
+        _: bool,
+        clause: &CaDiCaLClause,
+        antecedents: &[ClauseId],
+    ) {
+        let mut hints = String::new();
+        for a in antecedents {
+            match self.ids.get(&a.0) {
+                Some(h) => hints += &format!("{h} "),
+                None => {
+                    self.failure.get_or_insert_with(|| format!("antecedent {} was never announced", a.0));
+                }
+            }
+        }
+        let new = self.next;
+        self.next += 1;
+        self.ids.insert(id.0, new);
+        let lits = Self::lits(clause);
+        self.write(format_args!("{new} {lits}0 {hints}0\n"));
+    }
+
+    fn delete_clause(&mut self, id: ClauseId, _: bool, _: &CaDiCaLClause) {
+        if let Some(old) = self.ids.remove(&id.0) {
+            let last = self.next - 1;
+            self.write(format_args!("{last} d {old} 0\n"));
+        }
+    }
+}
+
+/// Decides the feasibility of `model` (its objective ignored) with a fresh CaDiCaL that traces
+/// an ASCII LRAT proof: writes the CNF to `cnf_path` (DIMACS, `comment` on top) and the proof
+/// to `proof_path`, then checks the proof against the CNF. A proof that fails the check is
+/// [`Error::Backend`].
+pub fn refute(
+    model: &Model,
+    limits: &Limits,
+    comment: &str,
+    cnf_path: &Path,
+    proof_path: &Path,
+) -> Result<Refutation> {
+    let enc = CnfModel::encode(model)?;
+    let io = |p: &Path, e: std::io::Error| backend_error(format!("cannot write {}: {e}", p.display()));
+    std::fs::write(cnf_path, enc.dimacs(comment)).map_err(|e| io(cnf_path, e))?;
+    let file = std::fs::File::create(proof_path).map_err(|e| io(proof_path, e))?;
+    let tracer = LratWriter {
+        out: BufWriter::new(file),
+        ids: HashMap::new(),
+        inputs: 0,
+        next: enc.cnf.clauses.len() as i64 + 1,
+        failure: None,
+    };
+    let mut solver = solver(limits);
+    let handle = solver.connect_proof_tracer(tracer, true);
+    add(&mut solver, &enc.cnf.clauses)?;
+    let answer = solver.solve().map_err(backend_error)?;
+    let mut tracer = solver.disconnect_proof_tracer(handle).map_err(backend_error)?;
+    if let Err(e) = tracer.out.flush() {
+        tracer.failure.get_or_insert(e.to_string());
+    }
+    if let Some(f) = tracer.failure {
+        return Err(backend_error(format!("writing the proof {}: {f}", proof_path.display())));
+    }
+    match answer {
+        SolverResult::Sat => Ok(Refutation::Feasible),
+        SolverResult::Interrupted => Ok(Refutation::Unknown(Unknown::Timeout)),
+        SolverResult::Unsat => lrat::check_files(cnf_path, proof_path)
+            .map(Refutation::Checked)
+            .map_err(|e| backend_error(format!("its proof fails the LRAT check: {e}"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exact::ir::Linear;
+
+    /// Pigeonhole: booleans p_ij, each pigeon in some hole, at most one pigeon per hole;
+    /// unsatisfiable when there are more pigeons than holes.
+    fn pigeonhole(pigeons: usize, holes: usize) -> Model {
+        let mut m = Model::new(format!("pigeonhole {pigeons} into {holes}"));
+        let p: Vec<Vec<_>> =
+            (0..pigeons).map(|i| (0..holes).map(|j| m.bool_var(format!("p_{i}_{j}"))).collect()).collect();
+        for (i, row) in p.iter().enumerate() {
+            m.constrain(format!("pigeon_{i}"), &Linear::sum(row), Sense::Ge, 1);
+        }
+        for j in 0..holes {
+            let col: Vec<_> = p.iter().map(|r| r[j]).collect();
+            m.constrain(format!("hole_{j}"), &Linear::sum(&col), Sense::Le, 1);
+        }
+        m
+    }
+
+    /// The checked refutation of `model`: its CNF and LRAT proof as text.
+    fn refuted(model: &Model, name: &str) -> (String, String) {
+        let dir = std::env::temp_dir().join(format!("commsched-sat-test-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (cnf, proof) = (dir.join("m.cnf"), dir.join("m.lrat"));
+        let r = refute(model, &Limits::default(), name, &cnf, &proof).unwrap();
+        assert!(matches!(r, Refutation::Checked(_)), "{r:?}");
+        let texts = (std::fs::read_to_string(&cnf).unwrap(), std::fs::read_to_string(&proof).unwrap());
+        std::fs::remove_dir_all(&dir).unwrap();
+        texts
+    }
+
+    fn verdict(cnf: &str, proof: &str) -> std::result::Result<(), lrat::ProofError> {
+        lrat::check(&lrat::Cnf::parse(cnf).unwrap(), proof)
+    }
+
+    fn additions(proof: &str) -> Vec<(usize, Vec<i64>)> {
+        proof
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.contains(" d "))
+            .map(|(i, l)| (i, l.split_whitespace().map(|t| t.parse().unwrap()).collect()))
+            .collect()
+    }
+
+    /// CaDiCaL's proof of pigeonhole 5 → 4 checks; each corruption of it is rejected: a step
+    /// dropped that a later step cites, a wrong antecedent in the final step, the proof cut
+    /// before the empty clause, and the proof against another instance's CNF.
+    #[test]
+    fn real_proofs_check_and_corrupted_ones_do_not() {
+        let (cnf, proof) = refuted(&pigeonhole(5, 4), "php54");
+        assert_eq!(verdict(&cnf, &proof), Ok(()));
+        let lines: Vec<&str> = proof.lines().collect();
+        let steps = additions(&proof);
+        let join = |skip: usize| -> String {
+            lines.iter().enumerate().filter(|&(i, _)| i != skip).map(|(_, l)| format!("{l}\n")).collect()
+        };
+        // A step whose clause a later step cites as a hint.
+        let cited = steps
+            .iter()
+            .find(|(i, nums)| {
+                steps.iter().any(|(j, later)| j > i && later.iter().skip(1).any(|&h| h == nums[0]))
+            })
+            .expect("some derived clause is used");
+        assert!(verdict(&cnf, &join(cited.0)).is_err(), "dropped step accepted");
+        // The final step (the empty clause `ID 0 HINTS 0`) with its first hint replaced by
+        // input clause 1, which is not unit.
+        let (last, nums) = steps.last().unwrap();
+        assert_eq!(nums[1], 0, "the last step adds the empty clause");
+        let mut wrong: Vec<String> = nums.iter().map(i64::to_string).collect();
+        wrong[2] = "1".into();
+        let mut corrupted: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        corrupted[*last] = wrong.join(" ");
+        assert!(verdict(&cnf, &(corrupted.join("\n") + "\n")).is_err(), "wrong antecedent accepted");
+        assert_eq!(verdict(&cnf, &join(*last)), Err(lrat::ProofError::NoEmptyClause));
+        let (other, _) = refuted(&pigeonhole(4, 3), "php43");
+        assert!(verdict(&other, &proof).is_err(), "a proof for another instance accepted");
+        let satisfiable = CnfModel::encode(&pigeonhole(4, 4)).unwrap().dimacs("4 into 4");
+        assert!(verdict(&satisfiable, &proof).is_err(), "a satisfiable CNF refuted");
+    }
+}

@@ -1,0 +1,205 @@
+//! The CNF of an [`ir::Model`](super::ir::Model), for the SAT backend, `.cnf` export and the
+//! re-encoding that `verify` compares a certificate's CNF with.
+//!
+//! - A boolean variable is one propositional variable.
+//! - An integer variable in `lo..=hi` gets the order encoding: literals `o_1, …, o_{hi−lo}` with
+//!   `o_i` ⇔ `x ≥ lo + i` and the clauses `o_{i+1} → o_i`, so `x = lo + Σ o_i`.
+//! - A linear constraint is then a pseudo-boolean constraint over these literals, encoded with
+//!   rustsat's default encodings (a totalizer for cardinality constraints, a generalized
+//!   totalizer for weighted ones); `=` is encoded as both bounds. A contradiction
+//!   ([`Model::contradiction`]) is the empty clause.
+//! - The objective (a bound to minimise, or a search guide) is not part of the CNF: the SAT
+//!   backend adds objective bounds itself ([`CnfModel::bound`]).
+//!
+//! The encoding is deterministic: the same model gives the same clauses in the same order,
+//! which is what lets `verify` re-encode an instance and compare.
+
+use super::ir::{Domain, Model, Sense, VarId};
+use crate::error::{Error, Result};
+use crate::proof::lrat::Cnf;
+use rustsat::encodings::pb::default_encode_pb_constraint;
+use rustsat::instances::{BasicVarManager, Cnf as Clauses, ManageVars};
+use rustsat::types::Lit;
+use rustsat::types::constraints::PbConstraint;
+use std::fmt::Write;
+
+/// The literals of one model variable.
+#[derive(Debug, Clone)]
+enum Literals {
+    /// A boolean: true is 1.
+    Bool(Lit),
+    /// An integer `lo + Σ order`, the order literals implying their predecessors.
+    Int { lo: i64, order: Vec<Lit> },
+}
+
+/// A model in CNF: the clauses, and how to read model values back from a propositional model.
+#[derive(Debug, Clone)]
+pub struct CnfModel {
+    /// The clauses (ids 1..=len in order, as in a DIMACS file).
+    pub cnf: Cnf,
+    literals: Vec<Literals>,
+    vars: BasicVarManager,
+}
+
+fn dimacs(lit: Lit) -> i32 {
+    lit.to_ipasir()
+}
+
+impl CnfModel {
+    /// The CNF of `model`'s variables and constraints (its objective is left out).
+    pub fn encode(model: &Model) -> Result<Self> {
+        let mut vars = BasicVarManager::default();
+        let mut clauses = Clauses::new();
+        let literals = model
+            .variables
+            .iter()
+            .map(|v| match v.domain {
+                Domain::Bool => Literals::Bool(vars.new_var().pos_lit()),
+                Domain::Int { lo, hi } => {
+                    let order: Vec<Lit> = (lo..hi).map(|_| vars.new_var().pos_lit()).collect();
+                    for w in order.windows(2) {
+                        clauses.add_binary(!w[1], w[0]);
+                    }
+                    Literals::Int { lo, order }
+                }
+            })
+            .collect();
+        let mut out = Self { cnf: Cnf { vars: 0, clauses: Vec::new() }, literals, vars };
+        out.push(clauses);
+        for c in &model.constraints {
+            let clauses = out.constraint(&c.terms, c.sense, c.rhs)?;
+            out.push(clauses);
+        }
+        Ok(out)
+    }
+
+    /// Appends clauses to [`Self::cnf`] and raises its variable count to the manager's.
+    fn push(&mut self, clauses: Clauses) {
+        self.cnf.clauses.extend(clauses.iter().map(|cl| cl.iter().map(|&l| dimacs(l)).collect::<Vec<_>>()));
+        self.cnf.vars = self.vars.n_used();
+    }
+
+    /// The clauses of `Σ coeff·var sense rhs` over this model's variables, with fresh auxiliary
+    /// variables from the same numbering (not appended to [`Self::cnf`]).
+    fn constraint(&mut self, terms: &[(i64, VarId)], sense: Sense, rhs: i64) -> Result<Clauses> {
+        let too_large = || Error::Backend {
+            backend: "sat",
+            reason: "a coefficient does not fit the pseudo-boolean encoding".into(),
+        };
+        let mut rhs = rhs;
+        let mut lits: Vec<(Lit, isize)> = Vec::new();
+        for &(c, v) in terms {
+            let weight = isize::try_from(c).map_err(|_| too_large())?;
+            match &self.literals[v.index()] {
+                Literals::Bool(l) => lits.push((*l, weight)),
+                Literals::Int { lo, order } => {
+                    rhs -= c * lo;
+                    lits.extend(order.iter().map(|&l| (l, weight)));
+                }
+            }
+        }
+        let b = isize::try_from(rhs).map_err(|_| too_large())?;
+        let constraint = match sense {
+            Sense::Le => PbConstraint::new_ub(lits, b),
+            Sense::Ge => PbConstraint::new_lb(lits, b),
+            Sense::Eq => PbConstraint::new_eq(lits, b),
+        };
+        let mut clauses = Clauses::new();
+        default_encode_pb_constraint(constraint, &mut clauses, &mut self.vars)
+            .map_err(|_| Error::Backend { backend: "sat", reason: "out of memory while encoding".into() })?;
+        Ok(clauses)
+    }
+
+    /// The clauses of one more constraint (e.g. an objective bound) as DIMACS literals, also
+    /// appended to [`Self::cnf`]; they are returned for an incremental solver.
+    pub fn bound(&mut self, terms: &[(i64, VarId)], sense: Sense, rhs: i64) -> Result<Vec<Vec<i32>>> {
+        let before = self.cnf.clauses.len();
+        let clauses = self.constraint(terms, sense, rhs)?;
+        self.push(clauses);
+        Ok(self.cnf.clauses[before..].to_vec())
+    }
+
+    /// Model values (booleans as 0/1) from a propositional assignment, `value(v)` being the
+    /// truth of DIMACS variable `v`. An integer counts its true order literals.
+    pub fn decode(&self, mut value: impl FnMut(i32) -> bool) -> Vec<i64> {
+        self.literals
+            .iter()
+            .map(|l| match l {
+                Literals::Bool(l) => i64::from(value(dimacs(*l))),
+                Literals::Int { lo, order } => {
+                    lo + order.iter().filter(|&&l| value(dimacs(l))).count() as i64
+                }
+            })
+            .collect()
+    }
+
+    /// The CNF as DIMACS text, with `comment` lines first (`c …`).
+    pub fn dimacs(&self, comment: &str) -> String {
+        let mut s = String::new();
+        for line in comment.lines() {
+            let _ = writeln!(s, "c {line}");
+        }
+        let _ = writeln!(s, "p cnf {} {}", self.cnf.vars, self.cnf.clauses.len());
+        for clause in &self.cnf.clauses {
+            for lit in clause {
+                let _ = write!(s, "{lit} ");
+            }
+            s.push_str("0\n");
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exact::ir::Linear;
+
+    /// Every assignment of a small mixed model: the CNF has a propositional model that decodes
+    /// to the assignment exactly when the assignment satisfies the model (checked by brute force
+    /// over the CNF's variables, auxiliary ones included).
+    #[test]
+    fn the_cnf_has_exactly_the_models_solutions() {
+        let mut m = Model::new("t");
+        let x = m.bool_var("x");
+        let y = m.int_var("y", -1, 2);
+        let z = m.bool_var("z");
+        let mut lhs = Linear::new();
+        lhs.add(2, x).add(-1, y).add(3, z);
+        m.constrain("a", &lhs, Sense::Le, 3);
+        let mut eq = Linear::new();
+        eq.add(1, y).add(1, z);
+        m.constrain("b", &eq, Sense::Eq, 1);
+        let enc = CnfModel::encode(&m).unwrap();
+        let n = enc.cnf.vars;
+        assert!(n <= 22, "{n} variables: too many to enumerate");
+        let mut found = std::collections::BTreeSet::new();
+        for bits in 0u32..(1 << n) {
+            let value = |v: i32| bits >> (v.unsigned_abs() - 1) & 1 == 1;
+            let sat = enc.cnf.clauses.iter().all(|c| c.iter().any(|&l| value(l) == (l > 0)));
+            if sat {
+                let values = enc.decode(value);
+                assert_eq!(m.first_violation(&values), None, "{values:?}");
+                found.insert(values);
+            }
+        }
+        let expected: std::collections::BTreeSet<Vec<i64>> = (0..2)
+            .flat_map(|x| (-1..=2).flat_map(move |y| (0..2).map(move |z| vec![x, y, z])))
+            .filter(|v| m.first_violation(v).is_none())
+            .collect();
+        assert_eq!(found, expected);
+    }
+
+    #[test]
+    fn encoding_is_deterministic_and_contradictions_are_the_empty_clause() {
+        let mut m = Model::new("t");
+        let x = m.bool_var("x");
+        let y = m.int_var("y", 0, 5);
+        let mut lhs = Linear::new();
+        lhs.add(3, x).add(2, y);
+        m.constrain("a", &lhs, Sense::Ge, 7);
+        assert_eq!(CnfModel::encode(&m).unwrap().dimacs("x"), CnfModel::encode(&m).unwrap().dimacs("x"));
+        m.constrain("never", &Linear::new(), Sense::Ge, 1);
+        assert!(CnfModel::encode(&m).unwrap().cnf.clauses.iter().any(Vec::is_empty));
+    }
+}

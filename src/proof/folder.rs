@@ -1,0 +1,278 @@
+//! Certificate folders (docs/spec.md §7.1): everything an outsider needs to re-check that a
+//! schedule is optimal, written by `solve --certificate DIR` and re-checked by
+//! `commsched verify DIR`.
+//!
+//! A folder holds `instance.toml`, the witness `schedule.json`, for a proof-checked
+//! certificate the CNF of the exact model at T − 1 ([`PROOF_CNF`]) and its LRAT proof
+//! ([`PROOF_LRAT`]), and `manifest.json` ([`Manifest`]): versions, the certificate, the
+//! lower-bound argument when the certificate is a bound, the SHA-256 of every file and the
+//! solve time. [`verify`] trusts nothing in the folder: it re-hashes the files, re-checks the
+//! witness with the checker, recomputes the lower bounds, re-encodes the instance at T − 1 and
+//! compares the CNF clause by clause, and checks the proof with [`lrat::check`].
+
+use super::{lrat, sha256};
+use crate::bounds::{self, Bound};
+use crate::certify::{Certificate, Evidence};
+use crate::checker::{Checked, Producer, judge};
+use crate::error::{Error, Result};
+use crate::exact::cnf::CnfModel;
+use crate::exact::{PROOF_CNF, PROOF_LRAT, encode};
+use crate::spec::Instance;
+use crate::spec::io::{instance_to_toml, parse_instance, parse_schedule, schedule_to_json};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The instance file of a folder.
+pub const INSTANCE: &str = "instance.toml";
+/// The witness schedule of a folder.
+pub const SCHEDULE: &str = "schedule.json";
+/// The manifest of a folder.
+pub const MANIFEST: &str = "manifest.json";
+/// The manifest's `format` value.
+pub const FORMAT: &str = "commsched-certificate-1";
+
+/// One file of a folder and its hash.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileEntry {
+    /// The file name, inside the folder.
+    pub name: String,
+    /// Its SHA-256, 64 lowercase hex digits (as `sha256sum` prints it).
+    pub sha256: String,
+    /// Its size in bytes.
+    pub bytes: u64,
+}
+
+/// The lower bound a certificate rests on, with its argument.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoundArgument {
+    /// The bound's name (`bisection`, `total load`, ...).
+    pub name: String,
+    /// Its claim id, for a paper's bound.
+    pub claim: Option<String>,
+    /// Its value, equal to the witness's length.
+    pub value: u64,
+    /// How it is derived.
+    pub argument: String,
+}
+
+/// `manifest.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// [`FORMAT`].
+    pub format: String,
+    /// The version of commsched that wrote the folder.
+    pub commsched: String,
+    /// The instance's name.
+    pub instance: String,
+    /// The witness's checked length T.
+    pub length: u64,
+    /// The certificate as it reads (docs/spec.md §7).
+    pub certificate: String,
+    /// `lower-bound`, `proof-checked` or `solver-word`.
+    pub kind: String,
+    /// For `lower-bound`: the bound and its argument.
+    pub lower_bound: Option<BoundArgument>,
+    /// For `proof-checked` and `solver-word`: T − 1, the horizon shown infeasible.
+    pub infeasible_horizon: Option<u64>,
+    /// For `proof-checked` and `solver-word`: the backend that decided it.
+    pub backend: Option<String>,
+    /// Every file of the folder but the manifest.
+    pub files: Vec<FileEntry>,
+    /// Wall-clock seconds of the solve that produced the folder.
+    pub solve_seconds: f64,
+}
+
+fn io_error(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
+    move |source| Error::Io { path: path.display().to_string(), source }
+}
+
+fn entry(dir: &Path, name: &str) -> Result<FileEntry> {
+    let path = dir.join(name);
+    let data = std::fs::read(&path).map_err(io_error(&path))?;
+    Ok(FileEntry { name: name.into(), sha256: sha256::hex_digest(&data), bytes: data.len() as u64 })
+}
+
+/// Writes the folder of an optimum: `checked` is the witness, `certificate` why it is optimal,
+/// `bounds` the instance's lower bounds. For a proof-checked certificate the CNF and the proof
+/// must already be in `dir` (the exact search writes them there, see
+/// [`crate::exact::SolveOptions::proof_dir`]).
+pub fn write(
+    dir: &Path,
+    instance: &Instance,
+    checked: &Checked,
+    certificate: &Certificate,
+    bounds: &[Bound],
+    solve_seconds: f64,
+) -> Result<()> {
+    std::fs::create_dir_all(dir).map_err(io_error(dir))?;
+    let put = |name: &str, text: String| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).map_err(io_error(&path))
+    };
+    put(INSTANCE, instance_to_toml(instance))?;
+    put(SCHEDULE, schedule_to_json(instance, checked.schedule()) + "\n")?;
+    let mut names = vec![INSTANCE, SCHEDULE];
+    let (kind, lower_bound, infeasible_horizon, backend) = match certificate {
+        Certificate::LowerBound { name, .. } => {
+            let bound = bounds.iter().find(|b| &b.name == name && b.value == checked.length());
+            let argument = bound.map(|b| BoundArgument {
+                name: b.name.clone(),
+                claim: b.claim.map(str::to_string),
+                value: b.value,
+                argument: b.note.clone(),
+            });
+            ("lower-bound", argument, None, None)
+        }
+        Certificate::InfeasibleAtTMinus1 { t, backend, evidence } => {
+            let kind = match evidence {
+                Evidence::ProofChecked => {
+                    names.extend([PROOF_CNF, PROOF_LRAT]);
+                    "proof-checked"
+                }
+                Evidence::SolverWord => "solver-word",
+            };
+            (kind, None, Some(*t), Some(backend.to_string()))
+        }
+    };
+    let files = names.iter().map(|n| entry(dir, n)).collect::<Result<Vec<_>>>()?;
+    let manifest = Manifest {
+        format: FORMAT.into(),
+        commsched: env!("CARGO_PKG_VERSION").into(),
+        instance: instance.name.clone(),
+        length: checked.length(),
+        certificate: certificate.to_string(),
+        kind: kind.into(),
+        lower_bound,
+        infeasible_horizon,
+        backend,
+        files,
+        solve_seconds,
+    };
+    put(MANIFEST, serde_json::to_string_pretty(&manifest).expect("the manifest serialises") + "\n")
+}
+
+/// Re-checks a folder. Returns what failed, one line each; an empty list means the folder is a
+/// valid certificate. Only a file system error reading the folder itself is an `Err`.
+pub fn verify(dir: &Path) -> Vec<String> {
+    let mut failures = Vec::new();
+    let read = |name: &str| std::fs::read(dir.join(name)).map_err(|e| format!("{name}: cannot read: {e}"));
+    let manifest: Manifest = match read(MANIFEST)
+        .and_then(|d| serde_json::from_slice(&d).map_err(|e| format!("{MANIFEST}: {e}")))
+    {
+        Ok(m) => m,
+        Err(e) => return vec![e],
+    };
+    if manifest.format != FORMAT {
+        failures.push(format!("{MANIFEST}: format `{}`, expected `{FORMAT}`", manifest.format));
+    }
+    // Every file the certificate needs is listed, and every listed file has its hash.
+    let mut needed = vec![INSTANCE, SCHEDULE];
+    if manifest.kind == "proof-checked" {
+        needed.extend([PROOF_CNF, PROOF_LRAT]);
+    }
+    for name in &needed {
+        if !manifest.files.iter().any(|f| f.name == *name) {
+            failures.push(format!("{MANIFEST}: does not list {name}"));
+        }
+    }
+    for f in &manifest.files {
+        match read(&f.name) {
+            Ok(data) => {
+                let digest = sha256::hex_digest(&data);
+                if digest != f.sha256 || data.len() as u64 != f.bytes {
+                    failures.push(format!(
+                        "{}: sha256 {digest} ({} bytes), the manifest says {} ({} bytes)",
+                        f.name,
+                        data.len(),
+                        f.sha256,
+                        f.bytes
+                    ));
+                }
+            }
+            Err(e) => failures.push(e),
+        }
+    }
+    let text = |name: &str| read(name).map(|d| String::from_utf8_lossy(&d).into_owned());
+    let instance = match text(INSTANCE)
+        .and_then(|t| parse_instance(&t, INSTANCE, &manifest.instance).map_err(|e| e.to_string()))
+    {
+        Ok(i) => i,
+        Err(e) => {
+            failures.push(e);
+            return failures;
+        }
+    };
+    let witness = text(SCHEDULE)
+        .and_then(|t| parse_schedule(&t, SCHEDULE, &instance).map_err(|e| e.to_string()))
+        .and_then(|s| {
+            judge(&instance, s, Producer::User(SCHEDULE.into())).map_err(|(_, violations)| {
+                format!("{SCHEDULE}: rejected by the checker: {}", violations.len())
+                    + " violation(s), the first: "
+                    + &violations.first().map(ToString::to_string).unwrap_or_default()
+            })
+        });
+    match witness {
+        Ok(checked) if checked.length() != manifest.length => failures.push(format!(
+            "{SCHEDULE}: checked length {}, the manifest says {}",
+            checked.length(),
+            manifest.length
+        )),
+        Ok(_) => {}
+        Err(e) => failures.push(e),
+    }
+    match manifest.kind.as_str() {
+        "lower-bound" => {
+            let all = bounds::lower_bounds(&instance);
+            match (bounds::strongest(&all), &manifest.lower_bound) {
+                (Some(b), Some(claimed)) if b.value == manifest.length && b.value == claimed.value => {}
+                (strongest, _) => failures.push(format!(
+                    "lower bound: the strongest bound of the instance is {}, the witness has length {}",
+                    strongest.map_or("none".to_string(), |b| format!("{} = {}", b.name, b.value)),
+                    manifest.length
+                )),
+            }
+        }
+        "proof-checked" => failures.extend(verify_proof(dir, &instance, &manifest)),
+        "solver-word" => failures.push(format!(
+            "certificate: infeasibility at T-1 rests on the {} solver's word, which cannot be re-checked",
+            manifest.backend.as_deref().unwrap_or("backend")
+        )),
+        other => failures.push(format!("{MANIFEST}: unknown certificate kind `{other}`")),
+    }
+    failures
+}
+
+/// The proof part of [`verify`]: the horizon is T − 1, the CNF is the encoding of the instance
+/// at T − 1, and the LRAT proof refutes it.
+fn verify_proof(dir: &Path, instance: &Instance, manifest: &Manifest) -> Vec<String> {
+    let mut failures = Vec::new();
+    let Some(t) = manifest.infeasible_horizon.filter(|t| t + 1 == manifest.length) else {
+        return vec![format!(
+            "{MANIFEST}: the infeasible horizon is not T - 1 = {}",
+            manifest.length.saturating_sub(1)
+        )];
+    };
+    let cnf_path = dir.join(PROOF_CNF);
+    let on_disk = std::fs::read_to_string(&cnf_path)
+        .map_err(|e| e.to_string())
+        .and_then(|text| lrat::Cnf::parse(&text).map_err(|e| e.to_string()));
+    let expected = encode::encoder_for(instance)
+        .map_err(|e| e.to_string())
+        .and_then(|(_, encoder)| CnfModel::encode(&encoder.encode(t).model).map_err(|e| e.to_string()));
+    match (on_disk, expected) {
+        (Ok(cnf), Ok(expected)) if cnf == expected.cnf => {}
+        (Ok(cnf), Ok(expected)) => failures.push(format!(
+            "{PROOF_CNF}: not the encoding of the instance at T-1 = {t} ({} variables, {} clauses; the encoding has {} and {})",
+            cnf.vars,
+            cnf.clauses.len(),
+            expected.cnf.vars,
+            expected.cnf.clauses.len()
+        )),
+        (Err(e), _) => failures.push(format!("{PROOF_CNF}: {e}")),
+        (_, Err(e)) => failures.push(format!("{PROOF_CNF}: cannot re-encode the instance: {e}")),
+    }
+    if let Err(e) = lrat::check_files(&cnf_path, &dir.join(PROOF_LRAT)) {
+        failures.push(format!("proof: {e}"));
+    }
+    failures
+}
