@@ -7,7 +7,7 @@ use super::claims;
 use crate::bounds::{self, Bound};
 use crate::certify::{Certificate, certify};
 use crate::checker::{self, Checked, Producer, Violation};
-use crate::claims::{ClaimValue, ClaimVerdict, Subject};
+use crate::claims::{ClaimValue, ClaimVerdict, Relation, Subject};
 use crate::error::Error;
 use crate::exact::{self, BackendKind, Outcome, SolveOptions, StopReason};
 use crate::heuristics::{self, Method};
@@ -394,9 +394,10 @@ fn answer(
 }
 
 /// Judges the instance-level claims ([`claims::claimed_values`]; an algorithm's own claim is
-/// judged on its [`AlgorithmRun`]): a figure's stated length by the checked paper schedule; an
-/// optimum by a certified optimum, or refuted by a shorter checked schedule or a lower bound
-/// above it.
+/// judged on its [`AlgorithmRun`]): a figure's stated length by the checked paper schedule; a
+/// claim about the optimum by a certified optimum, else by the interval [lower bound, shortest
+/// checked length] the optimum lies in: it holds when every value of the interval satisfies it,
+/// is violated when none does (the bound or the schedule is the counterexample).
 fn judge_claims(
     instance: &Instance,
     algorithms: &[AlgorithmRun],
@@ -415,16 +416,41 @@ fn judge_claims(
                     None => (None, ClaimVerdict::Violated),
                 },
                 (None, Some(opt)) => (Some(opt), claimed.judge(opt)),
-                (None, None) => match (shortest, answer.lower_bound) {
-                    (Some(h), _) if h < claimed.value => (Some(h), ClaimVerdict::Violated),
-                    (_, Some(lb)) if lb > claimed.value => (Some(lb), ClaimVerdict::Violated),
-                    (Some(h), Some(lb)) if h == claimed.value && lb == claimed.value => {
-                        (Some(h), ClaimVerdict::Holds)
-                    }
-                    (h, _) => (h, ClaimVerdict::Unsettled),
-                },
+                (None, None) => judge_interval(&claimed, answer.lower_bound, shortest),
             };
             ClaimCheck { claimed, observed, verdict }
         })
         .collect()
+}
+
+/// A claim about an optimum known only to lie in [`lower`, `upper`] (either end may be
+/// unknown): the verdict and the end that decides it.
+fn judge_interval(
+    claimed: &ClaimValue,
+    lower: Option<u64>,
+    upper: Option<u64>,
+) -> (Option<u64>, ClaimVerdict) {
+    let v = claimed.value;
+    let decided = match claimed.relation {
+        Relation::Equal => match (lower, upper) {
+            (_, Some(h)) if h < v => Some((h, ClaimVerdict::Violated)),
+            (Some(lb), _) if lb > v => Some((lb, ClaimVerdict::Violated)),
+            (Some(lb), Some(h)) if lb == v && h == v => Some((h, ClaimVerdict::Holds)),
+            _ => None,
+        },
+        Relation::AtLeast => match (lower, upper) {
+            (Some(lb), _) if lb >= v => Some((lb, ClaimVerdict::Holds)),
+            (_, Some(h)) if h < v => Some((h, ClaimVerdict::Violated)),
+            _ => None,
+        },
+        Relation::AtMost => match (lower, upper) {
+            (_, Some(h)) if h <= v => Some((h, ClaimVerdict::Holds)),
+            (Some(lb), _) if lb > v => Some((lb, ClaimVerdict::Violated)),
+            _ => None,
+        },
+    };
+    match decided {
+        Some((observed, verdict)) => (Some(observed), verdict),
+        None => (upper, ClaimVerdict::Unsettled),
+    }
 }

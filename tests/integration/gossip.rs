@@ -542,7 +542,8 @@ fn the_delayer_avoids_the_fig_10a_collision() {
 // The paper's instances, applicability, other models
 
 /// Every instance of `instances/003`: every applicable method's schedule is admissible and never
-/// below `bounds::best`, and the best of them is the paper's stated length.
+/// below `bounds::best`, and the best of them is the paper's stated length where it states one
+/// (mesh4 and mesh5-fig1 state none: Theorem 1's length is the `mesh-combined` claim, GOS-14).
 #[test]
 fn paper_instances_get_their_stated_lengths() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("instances/003");
@@ -556,7 +557,9 @@ fn paper_instances_get_their_stated_lengths() {
         assert!(!methods.is_empty(), "{}", inst.name);
         let lengths: Vec<u64> = methods.iter().map(|m| run_on(m.name, &inst).0.length()).collect();
         assert!(lengths.iter().all(|&l| l >= best), "{}: {lengths:?} vs {best}", inst.name);
-        assert_eq!(lengths.iter().min().copied(), inst.paper.length, "{}", inst.name);
+        if inst.paper.length.is_some() {
+            assert_eq!(lengths.iter().min().copied(), inst.paper.length, "{}", inst.name);
+        }
     }
 }
 

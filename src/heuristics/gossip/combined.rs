@@ -22,6 +22,12 @@ pub fn mesh_combined(inst: &Instance) -> Result<Schedule> {
     mesh(inst, true, METHOD.name)
 }
 
+/// Theorem 1's length on the n×n mesh (GOS-14, corrected): n²/2 + n − 1/2 for odd n,
+/// n²/2 + n − 1 for even n.
+pub fn theorem_1(n: u64) -> u64 {
+    if n.is_multiple_of(2) { (n * n + 2 * n - 2) / 2 } else { (n * n + 2 * n - 1) / 2 }
+}
+
 /// Registry entry.
 pub const METHOD: Method = Method {
     name: "mesh-combined",
@@ -31,12 +37,8 @@ pub const METHOD: Method = Method {
     applicability: super::MESH,
     claim: |inst| {
         let n = super::square(inst)?;
-        let (value, formula) = if !n.is_multiple_of(2) {
-            ((n * n + 2 * n - 1) / 2, "n²/2 + n − 1/2")
-        } else {
-            ((n * n + 2 * n - 2) / 2, "n²/2 + n − 1")
-        };
-        super::claimed("GOS-14", "combined algorithm (Theorem 1, corrected)", formula, value)
+        let formula = if n.is_multiple_of(2) { "n²/2 + n − 1" } else { "n²/2 + n − 1/2" };
+        super::claimed("GOS-14", "combined algorithm (Theorem 1, corrected)", formula, theorem_1(n))
     },
     run: mesh_combined,
 };

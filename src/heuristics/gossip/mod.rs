@@ -31,6 +31,7 @@ pub mod mesh_3x3;
 pub mod path_gossip;
 pub mod phase1;
 pub mod phase2;
+pub mod torus_cut_in;
 pub mod torus_even;
 pub mod torus_odd;
 pub mod two_phase;
@@ -63,6 +64,7 @@ pub static METHODS: &[Method] = &[
     mesh_3x3::METHOD,
     torus_even::METHOD,
     torus_odd::METHOD,
+    torus_cut_in::METHOD,
 ];
 
 /// Where a paper-003 algorithm applies: gossip in copy mode under H\* (003 §1) or F\*, which
@@ -91,6 +93,8 @@ const MESH: Applicability = applicability(&[FamilyKind::Mesh], None);
 const MESH_2X2: Applicability = applicability(&[FamilyKind::Mesh], Some(|inst| mesh_of_side(inst, 2)));
 /// On the 3×3 mesh.
 const MESH_3X3: Applicability = applicability(&[FamilyKind::Mesh], Some(|inst| mesh_of_side(inst, 3)));
+/// On any torus.
+const TORUS: Applicability = applicability(&[FamilyKind::Torus], None);
 /// On a torus with an even number of rows and of columns (§4.1).
 const TORUS_EVEN: Applicability = applicability(&[FamilyKind::Torus], Some(even_torus));
 /// On a torus with an odd number of rows or of columns (§4.2).

@@ -53,6 +53,11 @@ pub fn torus_odd(inst: &Instance) -> Result<Schedule> {
     torus(inst, METHOD.name)
 }
 
+/// Theorem 3's length on the n×n torus, n odd (GOS-23, corrected): (n² + 1)/2 + 1.
+pub fn theorem_3(n: u64) -> u64 {
+    (n * n).div_ceil(2) + 1
+}
+
 /// Registry entry.
 pub const METHOD: Method = Method {
     name: "torus-odd-delayer",
@@ -62,12 +67,7 @@ pub const METHOD: Method = Method {
     applicability: super::TORUS_ODD,
     claim: |inst| {
         let n = super::square(inst)?;
-        super::claimed(
-            "GOS-23",
-            "odd-torus algorithm (Theorem 3, corrected)",
-            "(n² + 1)/2 + 1",
-            (n * n).div_ceil(2) + 1,
-        )
+        super::claimed("GOS-23", "odd-torus algorithm (Theorem 3, corrected)", "(n² + 1)/2 + 1", theorem_3(n))
     },
     run: torus_odd,
 };
