@@ -122,6 +122,36 @@ pub enum Command {
     },
     /// List the methods for every problem.
     List,
+    /// Measure each chatting algorithm (paper 000) against the certified optimum on seeded
+    /// random instances: max and mean of length / optimum and the paper's proven ratio. Prints a
+    /// Markdown table; instances whose exact solve stops with bounds are skipped and counted.
+    Ratios {
+        /// Network families.
+        #[arg(long, value_enum, value_delimiter = ',', default_value = "ula,path,esm,mesh,tree")]
+        family: Vec<RatioFamily>,
+        /// Random draws per family (each scheduled unit-length and variable-length, as chatting
+        /// and as virtual schedules).
+        #[arg(long, default_value_t = 200)]
+        count: usize,
+        /// Seed of the random draws.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Most messages per draw (1..=12).
+        #[arg(long, default_value_t = 8)]
+        messages: usize,
+        /// Longest message of the variable-length instances, flits.
+        #[arg(long, default_value_t = 4, allow_hyphen_values = true)]
+        max_len: i64,
+        /// Exact backend.
+        #[arg(long, value_enum, default_value_t = BackendArg::Ilp)]
+        backend: BackendArg,
+        /// Limits of each exact solve.
+        #[command(flatten)]
+        limits: Limits,
+        /// Write ratios.md, ratios.csv, ratios-FAMILY.svg and the counterexamples here.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Measure checker throughput and generate-and-check times; prints a table.
     /// Sizes whose total exchange needs more packet hops than `--max-events` are skipped.
     Bench {
@@ -129,6 +159,21 @@ pub enum Command {
         #[arg(long, value_delimiter = ',', default_value = "64,128,256,512,1024")]
         sizes: Vec<usize>,
     },
+}
+
+/// Network families of `ratios` (paper 000's chatting algorithms).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RatioFamily {
+    /// Unidirectional linear arrays ula:3..8.
+    Ula,
+    /// Bidirectional linear arrays path:3..8 (two ULAs).
+    Path,
+    /// East-south meshes esm:2..4.
+    Esm,
+    /// Full meshes mesh:2..3x2..3 (four ESMs).
+    Mesh,
+    /// Random trees of 3..8 nodes.
+    Tree,
 }
 
 /// Resource limits of an exact solve.

@@ -259,3 +259,36 @@ fn a_closed_stdout_ends_the_program_quietly() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("error") && !stderr.contains("Broken pipe"), "{stderr}");
 }
+
+#[test]
+fn ratios_writes_table_csv_and_chart_and_names_bad_flags() {
+    for (name, flag, value) in [
+        ("cli_error_ratios_count", "--count", "0"),
+        ("cli_error_ratios_messages", "--messages", "13"),
+        ("cli_error_ratios_max_len", "--max-len", "0"),
+        ("cli_error_ratios_timeout", "--timeout", "0"),
+    ] {
+        snapshot!(name, error_line(&["ratios", "--family", "ula", flag, value]));
+    }
+    let (code, _, stderr) = run(&["ratios", "--family", "ring"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("invalid value 'ring'") && stderr.contains("ula"), "{stderr}");
+    let dir = std::env::temp_dir().join(format!("commsched-ratios-{}", std::process::id()));
+    let out = dir.to_str().unwrap();
+    let (code, stdout, stderr) = run(&["ratios", "--family", "ula,esm", "--count", "3", "--out", out]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.starts_with("| family | algorithm |"), "{stdout}");
+    assert!(
+        stdout.contains("| ula | first-fit | virtual | 3 | 1.000 | 1.000 | 1.000 | CHAT-14 | 0 |"),
+        "{stdout}"
+    );
+    assert_eq!(std::fs::read_to_string(dir.join("ratios.md")).unwrap(), stdout);
+    let csv = std::fs::read_to_string(dir.join("ratios.csv")).unwrap();
+    assert!(csv.starts_with("family,algorithm,schedule,instances,max_ratio,"), "{csv}");
+    assert_eq!(csv.lines().count(), stdout.lines().take_while(|l| l.starts_with('|')).count() - 1);
+    for family in ["ula", "esm"] {
+        let svg = std::fs::read_to_string(dir.join(format!("ratios-{family}.svg"))).unwrap();
+        assert!(svg.starts_with("<svg") && svg.contains("first-fit") == (family == "ula"), "{family}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
