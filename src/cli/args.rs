@@ -158,6 +158,15 @@ pub enum Command {
         /// Sizes n of path(n) and ring(n).
         #[arg(long, value_delimiter = ',', default_value = "64,128,256,512,1024")]
         sizes: Vec<usize>,
+        /// Messages of each random chatting instance (paper 000's algorithms).
+        #[arg(long, default_value_t = 10_000)]
+        messages: usize,
+        /// Random 12-message ULA chatting instances the exact layer certifies alone (0: none).
+        #[arg(long, default_value_t = 20)]
+        exact_draws: usize,
+        /// Time limit of each of those exact solves.
+        #[arg(long, default_value = "10")]
+        timeout: String,
     },
 }
 

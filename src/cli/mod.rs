@@ -131,7 +131,16 @@ pub fn run(cli: Cli) -> Result<u8> {
             });
             ratios_cmd(options.collect(), dir.as_deref(), &mut out)
         }
-        Command::Bench { sizes } => bench::run(&sizes, cli.max_events, &mut out),
+        Command::Bench { sizes, messages, exact_draws, timeout } => {
+            let limits = Limits { timeout, max_vars: exact::DEFAULT_MAX_VARIABLES };
+            let exact_timeout = solve_options(&limits)?.timeout.expect("solve_options sets a timeout");
+            bench::run(
+                &sizes,
+                cli.max_events,
+                &bench::Chatting { messages, exact_draws, exact_timeout },
+                &mut out,
+            )
+        }
     }
 }
 

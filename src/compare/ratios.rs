@@ -124,6 +124,39 @@ impl RatioOptions {
     }
 }
 
+/// `count` random messages on `network`'s atlas paths, as (src, dst, length) with lengths in
+/// 1..=`max_len`.
+pub fn random_messages(
+    network: &Network,
+    count: usize,
+    max_len: i64,
+    rng: &mut SplitMix64,
+) -> Vec<(usize, usize, i64)> {
+    let n = network.len() - 1;
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let (src, dst) = (rng.range(0, n), rng.range(0, n));
+        if src != dst && network.default_path(src, dst, RingTie::Clockwise).is_some() {
+            out.push((src, dst, 1 + rng.range(0, max_len as usize - 1) as i64));
+        }
+    }
+    out
+}
+
+/// The multi-port chatting instance of `messages` on `network`, asking for a virtual schedule
+/// when `virtual_schedule`.
+pub fn chatting_instance(
+    name: String,
+    network: &Network,
+    messages: &[(usize, usize, i64)],
+    virtual_schedule: bool,
+) -> Result<Instance> {
+    let specs =
+        messages.iter().map(|&(src, dst, length)| MessageSpec { src, dst, length, path: None }).collect();
+    let model = Model::Bufferless { port: Port::Multi, virtual_schedule, gather: GatherMode::Centralized };
+    Ok(Instance::new(name, network.clone(), Problem::Chatting(specs), model, RingTie::Clockwise, "")?)
+}
+
 /// One random draw scheduled four ways: `[unit, variable] × [chatting, virtual]` (two when
 /// `max_len` is 1). Instance names are `FAMILY-DRAW-{unit,var}-{chat,virt}`.
 pub fn draw(
@@ -133,38 +166,20 @@ pub fn draw(
     messages: usize,
     max_len: i64,
 ) -> Vec<Instance> {
-    let spec = family.network(rng);
-    let network = Network::parse(&spec).expect("the families draw valid networks");
-    let n = network.len() - 1;
+    let network = Network::parse(&family.network(rng)).expect("the families draw valid networks");
     let count = rng.range(messages.div_ceil(2), messages);
-    let mut pairs = Vec::with_capacity(count);
-    while pairs.len() < count {
-        let (src, dst) = (rng.range(0, n), rng.range(0, n));
-        if src != dst && network.default_path(src, dst, RingTie::Clockwise).is_some() {
-            pairs.push((src, dst, 1 + rng.range(0, max_len as usize - 1) as i64));
-        }
-    }
-    let lengths: &[(&str, bool)] =
-        if max_len == 1 { &[("unit", true)] } else { &[("unit", true), ("var", false)] };
+    let drawn = random_messages(&network, count, max_len, rng);
+    let unit: Vec<_> = drawn.iter().map(|&(src, dst, _)| (src, dst, 1)).collect();
+    let lengths: &[(&str, &[(usize, usize, i64)])] =
+        if max_len == 1 { &[("unit", &unit)] } else { &[("unit", &unit), ("var", &drawn)] };
     let mut out = Vec::new();
-    for &(kind, unit) in lengths {
+    for &(kind, messages) in lengths {
         for (tag, virtual_schedule) in [("chat", false), ("virt", true)] {
-            let specs = pairs
-                .iter()
-                .map(|&(src, dst, len)| MessageSpec {
-                    src,
-                    dst,
-                    length: if unit { 1 } else { len },
-                    path: None,
-                })
-                .collect();
-            let model =
-                Model::Bufferless { port: Port::Multi, virtual_schedule, gather: GatherMode::Centralized };
             let name = format!("{}-{index}-{kind}-{tag}", family.name());
-            let inst =
-                Instance::new(name, network.clone(), Problem::Chatting(specs), model, RingTie::Clockwise, "")
-                    .expect("drawn messages follow the network's paths");
-            out.push(inst);
+            out.push(
+                chatting_instance(name, &network, messages, virtual_schedule)
+                    .expect("drawn messages follow the network's paths"),
+            );
         }
     }
     out
