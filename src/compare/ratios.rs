@@ -124,14 +124,12 @@ impl RatioOptions {
     }
 }
 
+/// A random message: (source, destination, length in flits).
+pub type Drawn = (usize, usize, i64);
+
 /// `count` random messages on `network`'s atlas paths, as (src, dst, length) with lengths in
 /// 1..=`max_len`.
-pub fn random_messages(
-    network: &Network,
-    count: usize,
-    max_len: i64,
-    rng: &mut SplitMix64,
-) -> Vec<(usize, usize, i64)> {
+pub fn random_messages(network: &Network, count: usize, max_len: i64, rng: &mut SplitMix64) -> Vec<Drawn> {
     let n = network.len() - 1;
     let mut out = Vec::with_capacity(count);
     while out.len() < count {
@@ -148,7 +146,7 @@ pub fn random_messages(
 pub fn chatting_instance(
     name: String,
     network: &Network,
-    messages: &[(usize, usize, i64)],
+    messages: &[Drawn],
     virtual_schedule: bool,
 ) -> Result<Instance> {
     let specs =
@@ -170,7 +168,7 @@ pub fn draw(
     let count = rng.range(messages.div_ceil(2), messages);
     let drawn = random_messages(&network, count, max_len, rng);
     let unit: Vec<_> = drawn.iter().map(|&(src, dst, _)| (src, dst, 1)).collect();
-    let lengths: &[(&str, &[(usize, usize, i64)])] =
+    let lengths: &[(&str, &[Drawn])] =
         if max_len == 1 { &[("unit", &unit)] } else { &[("unit", &unit), ("var", &drawn)] };
     let mut out = Vec::new();
     for &(kind, messages) in lengths {

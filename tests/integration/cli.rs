@@ -292,3 +292,19 @@ fn ratios_writes_table_csv_and_chart_and_names_bad_flags() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn bench_checks_every_chatting_algorithm_and_reports_the_exact_draws() {
+    let (code, stdout, stderr) =
+        run(&["bench", "--sizes", "4", "--messages", "40", "--exact-draws", "2", "--timeout", "60"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stdout.contains("INADMISSIBLE"), "{stdout}");
+    for method in ["first-fit", "recursive-cut", "esm-slot-refined", "bt-cut-decomposition"] {
+        assert!(stdout.contains(&format!(" {method} ")), "{method}: {stdout}");
+    }
+    for kind in ["chatting (T_opt)", "virtual (S_opt)"] {
+        let line = stdout.lines().find(|l| l.starts_with(kind)).unwrap();
+        let cells: Vec<&str> = line[kind.len()..].split_whitespace().collect();
+        assert_eq!(cells[0], "2", "{line}");
+    }
+}
