@@ -35,6 +35,7 @@ pub mod certify;
 pub mod checker;
 pub mod claims;
 pub mod compare;
+pub mod draw;
 pub mod error;
 pub mod exact;
 pub mod heuristics;

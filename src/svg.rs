@@ -97,6 +97,14 @@ impl Svg {
         }
     }
 
+    /// An unfilled rectangle outlined with `stroke` at `width` pixels (a highlight).
+    pub fn outline(&mut self, x: f64, y: f64, w: f64, h: f64, stroke: &str, width: f64) {
+        let _ = writeln!(
+            self.body,
+            "<rect x=\"{x:.2}\" y=\"{y:.2}\" width=\"{w:.2}\" height=\"{h:.2}\" fill=\"none\" stroke=\"{stroke}\" stroke-width=\"{width}\"/>"
+        );
+    }
+
     /// A straight line; `dashed` draws it in dashes.
     pub fn line(
         &mut self,

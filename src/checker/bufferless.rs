@@ -61,10 +61,12 @@
 //! ## Normalisation and length
 //!
 //! Starts below step 1 are bad entries. A schedule whose first event is after step 1 is
-//! accepted; its length is still the number of its last step (SPEC §1), and the metrics carry
-//! `first step`.
+//! accepted and measured as its normalised copy: length = last step − first step + 1 (docs/spec.md
+//! §1.2), the same for every shift; the metrics carry `first step`. Every rule here, including
+//! the distributed-gather rules D0–D3, compares steps only with each other (a start against the
+//! receipt of a control message), so a shifted copy of an admissible schedule is admissible.
 
-use super::{Metrics, Rule, Verdict, Violation};
+use super::{MAX_STEP, Metrics, Rule, Verdict, Violation};
 use crate::spec::{
     Control, ControlKind, GatherMode, Instance, Message, Model, Network, Node, Port, Problem, RingTie,
     Schedule, Start,
@@ -102,8 +104,10 @@ pub fn check(instance: &Instance, schedule: &Schedule) -> Verdict {
         distributed_rules(instance.network.len(), &messages, &data_starts, &controls, &mut violations);
     }
 
-    let first = items.iter().map(|i| i.start).min();
-    let last = items.iter().map(|i| i.start + i.len as i64 - 1 + i.arcs.len() as i64 - 1).max();
+    // Only items that put a flit on an arc hold an event (a message of length 0 holds none).
+    let busy = || items.iter().filter(|i| i.len > 0 && !i.arcs.is_empty());
+    let first = busy().map(|i| i.start).min();
+    let last = busy().map(|i| i.start + i.len as i64 - 1 + i.arcs.len() as i64 - 1).max();
     let mut metrics = metrics(&instance.network, &messages, &items, |m| m.len + m.arcs.len() as u64 - 1, "Q");
     if let Some(first) = first.filter(|&f| f > 1) {
         metrics.extra.push(("first step".into(), first.to_string()));
@@ -111,8 +115,7 @@ pub fn check(instance: &Instance, schedule: &Schedule) -> Verdict {
     if let Problem::Gather(_) = instance.problem {
         metrics.extra.extend(root_gaps(&messages, &data_starts));
     }
-    let length = last.map_or(0, |l| l.max(0) as u64);
-    finish(violations, length, metrics)
+    finish(violations, super::span_length(first, last), metrics)
 }
 
 /// Checks a virtual schedule (paper 000 §3, SPEC §4.1): message M occupies every arc of its
@@ -129,19 +132,14 @@ pub fn check_virtual(instance: &Instance, starts: &[Start]) -> Verdict {
     let spans = spans(&items, |item, _| item.start);
     report_collisions(&instance.network, &items, spans, false, &mut violations);
 
-    let min = items.iter().map(|i| i.start).min();
-    let max = items.iter().map(|i| i.start + i.len as i64 - 1).max();
-    let s = match (min, max) {
-        (Some(lo), Some(hi)) => (hi - lo + 1) as u64,
-        _ => 0,
-    };
+    let busy = || items.iter().filter(|i| i.len > 0);
+    let min = busy().map(|i| i.start).min();
+    let max = busy().map(|i| i.start + i.len as i64 - 1).max();
+    let s = super::span_length(min, max);
     let mut metrics = metrics(&instance.network, &messages, &items, |m| m.len, "L");
     metrics.extra.insert(0, ("virtual duration S".into(), s.to_string()));
     finish(violations, s, metrics)
 }
-
-/// Steps beyond ±2^40 are rejected before any arithmetic on them (no overflow on bad input).
-const MAX_STEP: i64 = 1 << 40;
 
 fn finish(mut violations: Vec<Violation>, length: u64, metrics: Metrics) -> Verdict {
     violations.sort_by_key(|v| (v.rule, v.step));
@@ -941,10 +939,12 @@ mod tests {
     }
 
     #[test]
-    fn a_late_first_event_is_accepted_and_reported() {
+    fn a_late_first_event_is_accepted_reported_and_normalised() {
         let inst = instance("problem = \"scatter\"\nnetwork = \"path:3\"\nlengths = [1, 1]\n");
         let v = check(&inst, &bufferless(&[(2, 3), (1, 4)], vec![]));
-        assert_eq!(length(&v), 4);
+        // Events in steps 3..4: length 2, the same as the copy shifted to step 1.
+        assert_eq!(length(&v), 2);
+        assert_eq!(length(&check(&inst, &bufferless(&[(2, 1), (1, 2)], vec![]))), 2);
         assert_eq!(extra(&v, "first step"), Some("3"));
     }
 

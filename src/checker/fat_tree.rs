@@ -22,7 +22,8 @@
 //!   no combination of non-adjacent ranges and no sub-range of a product). A message whose
 //!   payload is not held still occupies its channels but delivers nothing;
 //! * **round rule** (only when the model says `rounds = true`, 002 §4.2): the sends form rounds
-//!   back to back, the first starting in step 1; all messages of a round are submitted in its
+//!   back to back, the first starting with the first submission (in the normalised schedule,
+//!   step 1; leading idle steps are not a round, docs/spec.md §1.2); all messages of a round are submitted in its
 //!   first step, the round lasts 2·(largest LCA height in it) steps, and the next round starts
 //!   in the step after. In a round each processor sends at most one message (the processor rule)
 //!   and receives at most one. The paper is silent on whether one processor may send one *and*
@@ -30,11 +31,13 @@
 //! * **incomplete delivery**: broadcast: every processor ends holding `[0,0]`; product:
 //!   processor 0 ends holding (a chain making) `[0, N−1]`; prefix: processor i ends with
 //!   `[0, i]`;
-//! * **bad entries**: a step below 1, a self-send (a = b: local work needs no message; 002's
+//! * **bad entries**: a step below 1 or beyond 2^40, a self-send (a = b: local work needs no message; 002's
 //!   Algorithm 2 skips these, FT-6), an unknown processor, a payload that is not a range of
 //!   0..N−1. Such sends are reported and otherwise ignored.
 //!
-//! **Length** is the last step in which a message is received. **Metrics:** `events` counts
+//! **Length** is last receipt − first submission + 1 (docs/spec.md §1.2), the same for every
+//! shifted copy: processors hold their values from the start, so no rule depends on absolute
+//! step numbers (the metrics carry `first step` when it is not 1). **Metrics:** `events` counts
 //! channel hops (2h per message); `extra` reports the largest number of messages one channel
 //! carries in one step (`max channel load`), the FT-5 load factor of the messages submitted in
 //! one step (`batch load factor (FT-5)`: the maximum over submission steps and channels of the
@@ -96,8 +99,12 @@ pub fn check(instance: &Instance, sends: &[FatTreeSend]) -> Verdict {
     if let Some(count) = round_count {
         metrics.extra.push(("rounds".into(), count.to_string()));
     }
-    let length = flights.iter().map(|f| f.arrival).max().unwrap_or(0);
-    Verdict::from_parts(violations, length as u64, metrics)
+    let first = flights.iter().map(|f| f.step).min();
+    if let Some(first) = first.filter(|&f| f > 1) {
+        metrics.extra.push(("first step".into(), first.to_string()));
+    }
+    let last = flights.iter().map(|f| f.arrival).max();
+    Verdict::from_parts(violations, super::span_length(first, last), metrics)
 }
 
 fn bad_entry(place: &str, detail: String) -> Verdict {
@@ -153,8 +160,13 @@ fn well_formed(sends: &[FatTreeSend], n: usize, out: &mut Vec<Violation>) -> Vec
                 Rule::UnknownItem,
                 format!("names processor {}: the fat-tree has processors 0..{}", s.from.max(s.to), n - 1),
             );
-        } else if s.step < 1 || s.step > i64::MAX / 4 {
+        } else if s.step < 1 {
             bad(Rule::BadEntry, format!("is submitted in step {}: steps are numbered from 1", s.step));
+        } else if s.step > super::MAX_STEP {
+            bad(
+                Rule::BadEntry,
+                format!("is submitted in step {}, beyond 2^40; it is not checked further", s.step),
+            );
         } else if s.from == s.to {
             bad(
                 Rule::BadEntry,
@@ -326,7 +338,8 @@ fn round_rule(flights: &[Flight], out: &mut Vec<Violation>) -> usize {
     let mut order: Vec<usize> = (0..flights.len()).collect();
     order.sort_unstable_by_key(|&i| (flights[i].step, i));
     let mut rounds = 0;
-    let mut end = 0i64; // last step of the previous round
+    // Rounds are counted from the first submission: leading idle steps are not a round.
+    let mut end = order.first().map_or(0, |&i| flights[i].step - 1); // last step of the previous round
     let mut start = 0i64;
     for group in order.chunk_by(|&a, &b| flights[a].step == flights[b].step) {
         let s = flights[group[0]].step;
@@ -351,11 +364,10 @@ fn round_rule(flights: &[Flight], out: &mut Vec<Violation>) -> usize {
                 rule: Rule::RoundRule,
                 step: Some(s),
                 place: format!("round {rounds}"),
-                detail: if rounds == 1 {
-                    format!("starts in step {s}, not in step 1")
-                } else {
-                    format!("starts in step {s}, but round {} ends in step {end}: rounds follow each other without gaps", rounds - 1)
-                },
+                detail: format!(
+                    "starts in step {s}, but round {} ends in step {end}: rounds follow each other without gaps",
+                    rounds - 1
+                ),
             });
         }
         (start, end) = (s, s + 2 * height - 1);

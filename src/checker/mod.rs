@@ -128,7 +128,8 @@ impl Measure {
         Self { length, metrics }
     }
 
-    /// The length: the number of the last step holding an event (0 for an empty schedule).
+    /// The length: last step holding an event − first step holding an event + 1, i.e. the last
+    /// step of the normalised schedule (0 for an empty schedule).
     pub fn length(&self) -> u64 {
         self.length
     }
@@ -136,6 +137,18 @@ impl Measure {
     /// The metrics.
     pub fn metrics(&self) -> &Metrics {
         &self.metrics
+    }
+}
+
+/// Steps beyond ±2^40 are rejected before any arithmetic on them (no overflow on bad input).
+pub(crate) const MAX_STEP: i64 = 1 << 40;
+
+/// The length of a schedule whose events lie in steps `first..=last` (docs/spec.md §1.2):
+/// `last − first + 1`, the same for the schedule and every shifted copy; 0 without events.
+pub(crate) fn span_length(first: Option<i64>, last: Option<i64>) -> u64 {
+    match (first, last) {
+        (Some(first), Some(last)) if last >= first => (last - first + 1) as u64,
+        _ => 0,
     }
 }
 

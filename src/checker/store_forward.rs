@@ -24,8 +24,11 @@
 //! of a token that is not held is reported and ignored; a packet of the wrong size still moves
 //! its tokens.
 //!
-//! **Length** is the number of the last non-empty step (trailing empty steps do not count; an
-//! empty schedule has length 0, admissible when there is nothing to deliver).
+//! **Length** is last non-empty step − first non-empty step + 1 (docs/spec.md §1.2): leading and
+//! trailing empty steps do not count, so a schedule and its copy shifted by empty steps have the
+//! same length (the metrics then carry `first step`). Every token is held from the start, so
+//! nothing depends on absolute step numbers. An empty schedule has length 0, admissible when
+//! there is nothing to deliver.
 //!
 //! **Metrics.** `events`: transmissions (packet hops) over arcs. `link_use`: distinct
 //! (arc, step) pairs used. `peak_buffer`: the auxiliary buffer occupancy of 003 §1 (the
@@ -309,13 +312,14 @@ fn replay<S: Tokens>(
     let mut violations = Vec::new();
     let mut metrics = Metrics::default();
     let mut link_use = 0u64;
-    let mut length = 0u32;
+    let (mut first, mut last) = (None, None);
     let mut moves: Vec<(usize, Node)> = Vec::new();
     let mut refused: Vec<(usize, usize, String)> = Vec::new();
     for (index, step) in steps.iter().enumerate() {
         let t = index as u32 + 1;
         if !step.is_empty() {
-            length = t;
+            first = first.or(Some(t as i64));
+            last = Some(t as i64);
         }
         moves.clear();
         for (tx, tr) in step.iter().enumerate() {
@@ -387,7 +391,10 @@ fn replay<S: Tokens>(
     tokens.incomplete(&mut violations);
     tokens.metrics(&mut metrics);
     metrics.link_use = Some(link_use);
-    Verdict::from_parts(violations, length as u64, metrics)
+    if let Some(first) = first.filter(|&f| f > 1) {
+        metrics.extra.push(("first step".into(), first.to_string()));
+    }
+    Verdict::from_parts(violations, super::span_length(first, last), metrics)
 }
 
 /// Move mode (total exchange, 004): where each packet is and since when.

@@ -34,6 +34,20 @@ pub enum Format {
     Json,
     /// A Markdown table (`report` only; other commands print text).
     Markdown,
+    /// CSV, one row per instance (`report` only; other commands refuse it).
+    Csv,
+}
+
+impl Format {
+    /// The name typed after `--format`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Json => "json",
+            Format::Markdown => "markdown",
+            Format::Csv => "csv",
+        }
+    }
 }
 
 /// Exact backends on the command line.
@@ -52,11 +66,22 @@ pub enum Command {
     Check {
         /// Instance file (TOML).
         instance: PathBuf,
-        /// Schedule file (JSON).
+        /// Schedule file (JSON, or MSCCL XML by the `.xml` extension).
         schedule: PathBuf,
         /// Print at most this many violations, then how many were left out.
         #[arg(long, default_value_t = 100)]
         max_violations: usize,
+    },
+    /// Draw a schedule as a space-time diagram (SVG): arcs against steps, coloured by message
+    /// or token, violations outlined in red when the checker rejects it.
+    Draw {
+        /// Instance file (TOML).
+        instance: PathBuf,
+        /// Schedule file (JSON, or MSCCL XML by the `.xml` extension).
+        schedule: PathBuf,
+        /// The SVG file to write.
+        #[arg(short, long)]
+        out: PathBuf,
     },
     /// Print every lower bound of an instance.
     Bounds {
@@ -74,7 +99,8 @@ pub enum Command {
         /// Exact-solve limits.
         #[command(flatten)]
         limits: Limits,
-        /// Write the checked schedule (JSON) here.
+        /// Write the checked schedule here: MSCCL XML if the file ends in `.xml` (total exchange
+        /// and gossip, docs/msccl.md), JSON otherwise.
         #[arg(long)]
         out: Option<PathBuf>,
     },
@@ -110,6 +136,10 @@ pub enum Command {
         /// Assess this many instances in parallel (results stay in input order).
         #[arg(long, default_value_t = 1)]
         jobs: usize,
+        /// Assess only shard I of N (`I/N`, 0 ≤ I < N): the files whose position in the sorted
+        /// list is I modulo N, so N jobs of a cluster array cover every instance once.
+        #[arg(long)]
+        shard: Option<String>,
         /// Exact backend, or skip the exact layer with --no-exact.
         #[arg(long, value_enum, default_value_t = BackendArg::Ilp)]
         backend: BackendArg,

@@ -18,10 +18,11 @@ use commsched::error::{Error, InputError, Result};
 use commsched::exact::{self, BackendKind, SolveOptions, encode};
 use commsched::heuristics;
 use commsched::spec::io::{
-    instance_files, instance_to_toml, load_instance, load_schedule, paper_schedule_file, parse_instance,
-    schedule_to_json,
+    instance_files, instance_to_toml, is_xml, load_instance, load_schedule, paper_schedule_file,
+    parse_instance, schedule_to_json,
 };
 use commsched::spec::limits::Resource;
+use commsched::spec::msccl;
 use commsched::spec::{Family, Instance, Model, ProblemKind};
 use serde::Serialize;
 use std::io::Write;
@@ -92,10 +93,12 @@ pub fn run(cli: Cli) -> Result<u8> {
     ] {
         resource.set_limit(limit);
     }
+    refuse_format(&cli.command, format)?;
     match cli.command {
         Command::Check { instance, schedule, max_violations } => {
             check(&instance, &schedule, max_violations, format, &mut out)
         }
+        Command::Draw { instance, schedule, out: file } => draw(&instance, &schedule, &file, &mut out),
         Command::Bounds { instance } => bounds_cmd(&instance, format, &mut out),
         Command::Solve { instance, method, limits, out: file } => {
             solve(&instance, &method, &limits, file.as_deref(), format, &mut out)
@@ -108,16 +111,16 @@ pub fn run(cli: Cli) -> Result<u8> {
             write!(out, "{}", instance_to_toml(&inst)).map_err(io_err("<stdout>"))?;
             Ok(0)
         }
-        Command::Report { paths, out: dir, backend, no_exact, limits, jobs } => report_cmd(
+        Command::Report { paths, out: dir, backend, no_exact, limits, jobs, shard } => report_cmd(
             &paths,
             dir.as_deref(),
             (!no_exact).then_some(backend),
             &limits,
-            jobs,
+            (jobs, shard.as_deref()),
             format,
             &mut out,
         ),
-        Command::List => list(&mut out),
+        Command::List => list(format, &mut out),
         Command::Ratios { family, count, seed, messages, max_len, backend: b, limits, out: dir } => {
             let solve = solve_options(&limits)?;
             let options = family.iter().map(|&f| ratios::RatioOptions {
@@ -138,10 +141,38 @@ pub fn run(cli: Cli) -> Result<u8> {
                 &sizes,
                 cli.max_events,
                 &bench::Chatting { messages, exact_draws, exact_timeout },
+                format,
                 &mut out,
             )
         }
     }
+}
+
+/// Refuses a `--format` a command cannot honour, naming the flag: `csv` is a report table,
+/// `gen` writes a TOML instance, `export` and `draw` write files.
+fn refuse_format(command: &Command, format: Format) -> Result<()> {
+    let (name, takes): (&str, &[Format]) = match command {
+        Command::Report { .. } => ("report", &[Format::Text, Format::Json, Format::Markdown, Format::Csv]),
+        Command::Gen(_) => ("gen", &[Format::Text]),
+        Command::Export { .. } => ("export", &[Format::Text]),
+        Command::Draw { .. } => ("draw", &[Format::Text]),
+        Command::Check { .. } => ("check", &[Format::Text, Format::Json, Format::Markdown]),
+        Command::Bounds { .. } => ("bounds", &[Format::Text, Format::Json, Format::Markdown]),
+        Command::Solve { .. } => ("solve", &[Format::Text, Format::Json, Format::Markdown]),
+        Command::List => ("list", &[Format::Text, Format::Json, Format::Markdown]),
+        Command::Bench { .. } => ("bench", &[Format::Text, Format::Json, Format::Markdown]),
+        Command::Ratios { .. } => ("ratios", &[Format::Text, Format::Markdown]),
+    };
+    if takes.contains(&format) {
+        return Ok(());
+    }
+    let names: Vec<&str> = takes.iter().map(|f| f.name()).collect();
+    Err(InputError::new(
+        "<flags>",
+        "--format",
+        format!("`{}` is not an output of {name}, which prints {}", format.name(), names.join(", ")),
+    )
+    .into())
 }
 
 fn io_err(path: &str) -> impl Fn(std::io::Error) -> Error + '_ {
@@ -217,7 +248,7 @@ fn solve_options(limits: &Limits) -> Result<SolveOptions> {
 fn print_summary(s: &Summary, format: Format, out: &mut dyn Write) -> Result<()> {
     let text = match format {
         Format::Json => serde_json::to_string_pretty(s).expect("summary serialises") + "\n",
-        Format::Text | Format::Markdown => {
+        Format::Text | Format::Markdown | Format::Csv => {
             let mut t = format!("{}: {} ", s.instance, s.method);
             match s.status.as_str() {
                 "inadmissible" => {
@@ -262,6 +293,24 @@ fn in_file(file: &Path) -> impl Fn(Error) -> Error + '_ {
         Error::Input(i) if i.file.is_empty() => Error::Input(i.in_file(file.display().to_string())),
         e => e,
     }
+}
+
+/// `draw`: the checked schedule as a space-time diagram; prints the verdict it drew.
+fn draw(instance: &Path, schedule: &Path, file: &Path, out: &mut dyn Write) -> Result<u8> {
+    let inst = load_instance(instance)?;
+    let sched = load_schedule(schedule, &inst)?;
+    let d = commsched::draw::diagram(&inst, &sched).map_err(in_file(instance))?;
+    std::fs::write(file, d.to_svg()).map_err(io_err(&file.display().to_string()))?;
+    writeln!(
+        out,
+        "wrote {} ({}; {} cells, {} marked)",
+        file.display(),
+        d.title,
+        d.cells.len(),
+        d.marks.len()
+    )
+    .map_err(io_err("<stdout>"))?;
+    Ok(0)
 }
 
 fn check(
@@ -354,8 +403,12 @@ fn solve(
     };
     let summary = Summary::new(&inst.name, &label, &a.answer, Vec::new());
     if let (Some(path), Some(best)) = (file, &a.best) {
-        std::fs::write(path, schedule_to_json(&inst, best.schedule()) + "\n")
-            .map_err(io_err(&path.display().to_string()))?;
+        let text = if is_xml(path) {
+            msccl::to_xml(&inst, best.schedule())?
+        } else {
+            schedule_to_json(&inst, best.schedule()) + "\n"
+        };
+        std::fs::write(path, text).map_err(io_err(&path.display().to_string()))?;
     }
     print_summary(&summary, format, out)?;
     Ok(if a.answer.status == Status::Inadmissible { 1 } else { 0 })
@@ -584,10 +637,66 @@ fn git_commit() -> String {
         .map_or_else(|| "unknown".into(), |s| s.trim().to_string())
 }
 
-/// Assesses `files` on `jobs` threads, results in input order, one progress line per file on
-/// stderr.
+/// `--shard I/N` as (I, N), with 0 ≤ I < N.
+fn parse_shard(text: &str) -> Result<(usize, usize)> {
+    text.split_once('/')
+        .and_then(|(i, n)| Some((i.trim().parse::<usize>().ok()?, n.trim().parse::<usize>().ok()?)))
+        .filter(|&(i, n)| i < n)
+        .ok_or_else(|| {
+            InputError::new("<flags>", "--shard", format!("`{text}` is not I/N with 0 ≤ I < N")).into()
+        })
+}
+
+/// Progress of a long `report` on stderr: a bar with a count and an ETA redrawn in place when
+/// stderr is a terminal, one plain line per finished file otherwise (logs, batch jobs).
+struct Progress {
+    total: usize,
+    start: std::time::Instant,
+    bar: bool,
+    done: std::sync::Mutex<usize>,
+}
+
+impl Progress {
+    fn new(total: usize) -> Self {
+        use std::io::IsTerminal;
+        let bar = std::io::stderr().is_terminal();
+        Self { total, start: std::time::Instant::now(), bar, done: std::sync::Mutex::new(0) }
+    }
+
+    /// Reports one finished file (`index` in input order).
+    fn finished(&self, index: usize, file: &Path, entry: &Entry) {
+        let mut done = self.done.lock().expect("no thread panics while printing progress");
+        *done += 1;
+        if self.bar {
+            let eta = self.start.elapsed().as_secs_f64() / *done as f64 * (self.total - *done) as f64;
+            let filled = 30 * *done / self.total.max(1);
+            eprint!(
+                "\r\x1b[K[{}{}] {}/{} ETA {:.0} s  {}",
+                "#".repeat(filled),
+                " ".repeat(30 - filled),
+                *done,
+                self.total,
+                eta,
+                file.display()
+            );
+            if *done == self.total {
+                eprintln!();
+            }
+        } else {
+            let status = match (&entry.error, &entry.assessment) {
+                (Some(e), _) => format!("ERROR: {e}"),
+                (None, Some(a)) => format!("{} ({:.2} s)", a.answer.status, a.seconds),
+                (None, None) => String::new(),
+            };
+            eprintln!("[{}/{}] {}: {status}", index + 1, self.total, file.display());
+        }
+    }
+}
+
+/// Assesses `files` on `jobs` threads, results in input order, with [`Progress`] on stderr.
 fn assess_all(files: &[PathBuf], options: &AssessOptions, jobs: usize) -> Vec<Entry> {
     let next = std::sync::atomic::AtomicUsize::new(0);
+    let progress = Progress::new(files.len());
     let slots: Vec<std::sync::Mutex<Option<Entry>>> = files.iter().map(|_| Default::default()).collect();
     std::thread::scope(|scope| {
         for _ in 0..jobs.clamp(1, files.len().max(1)) {
@@ -596,12 +705,7 @@ fn assess_all(files: &[PathBuf], options: &AssessOptions, jobs: usize) -> Vec<En
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(file) = files.get(i) else { break };
                     let entry = report_entry(file, options);
-                    let status = match (&entry.error, &entry.assessment) {
-                        (Some(e), _) => format!("ERROR: {e}"),
-                        (None, Some(a)) => format!("{} ({:.2} s)", a.answer.status, a.seconds),
-                        (None, None) => String::new(),
-                    };
-                    eprintln!("[{}/{}] {}: {status}", i + 1, files.len(), file.display());
+                    progress.finished(i, file, &entry);
                     *slots[i].lock().expect("no thread panics holding a slot") = Some(entry);
                 }
             });
@@ -615,10 +719,11 @@ fn report_cmd(
     dir: Option<&Path>,
     b: Option<BackendArg>,
     limits: &Limits,
-    jobs: usize,
+    (jobs, shard): (usize, Option<&str>),
     format: Format,
     out: &mut dyn Write,
 ) -> Result<u8> {
+    let shard = shard.map(parse_shard).transpose()?;
     let default = [PathBuf::from("instances")];
     let paths = if paths.is_empty() { &default[..] } else { paths };
     let options = AssessOptions {
@@ -627,7 +732,12 @@ fn report_cmd(
         solve: solve_options(limits)?,
         fail_fast: false,
     };
-    let files: Vec<PathBuf> = instance_files(paths)?.into_iter().map(|(_, f)| f).collect();
+    let files: Vec<PathBuf> = instance_files(paths)?
+        .into_iter()
+        .enumerate()
+        .filter(|(k, _)| shard.is_none_or(|(i, n)| k % n == i))
+        .map(|(_, (_, f))| f)
+        .collect();
     let run = RunInfo {
         version: env!("CARGO_PKG_VERSION").into(),
         commit: git_commit(),
@@ -642,6 +752,7 @@ fn report_cmd(
             Format::Text => report::write_text(&report, w),
             Format::Markdown => report::write_markdown(&report, w),
             Format::Json => report::write_json(&report, w),
+            Format::Csv => report::write_csv(&report, w),
         }
     };
     match dir {
@@ -659,30 +770,83 @@ fn report_cmd(
     Ok(if report.failed > 0 { 3 } else { 0 })
 }
 
-fn list(out: &mut dyn Write) -> Result<u8> {
-    let mut text = String::new();
-    for p in ProblemKind::ALL {
-        text += &format!("{p}:\n");
-        let methods: Vec<_> = heuristics::all().into_iter().filter(|m| m.solves(p)).collect();
-        for m in &methods {
-            text += &format!("  {:<26} {}  [{}]\n", m.name, m.summary, m.source);
+/// One problem in `list --format json`: its algorithms and exact encoders.
+#[derive(Debug, Serialize)]
+struct ProblemMethods {
+    problem: ProblemKind,
+    algorithms: Vec<AlgorithmEntry>,
+    exact: Vec<EncoderEntry>,
+}
+
+/// A registered algorithm in `list --format json`.
+#[derive(Debug, Serialize)]
+struct AlgorithmEntry {
+    name: &'static str,
+    summary: &'static str,
+    source: &'static str,
+}
+
+/// An exact encoder in `list --format json`.
+#[derive(Debug, Serialize)]
+struct EncoderEntry {
+    encoder: &'static str,
+    applies: String,
+    backends: Vec<&'static str>,
+}
+
+fn list(format: Format, out: &mut dyn Write) -> Result<u8> {
+    let backends: Vec<&'static str> = BackendKind::available().iter().map(|b| b.name()).collect();
+    let problems: Vec<ProblemMethods> = ProblemKind::ALL
+        .into_iter()
+        .map(|p| ProblemMethods {
+            problem: p,
+            algorithms: heuristics::all()
+                .into_iter()
+                .filter(|m| m.solves(p))
+                .map(|m| AlgorithmEntry { name: m.name, summary: m.summary, source: m.source })
+                .collect(),
+            exact: encode::ENCODERS
+                .iter()
+                .filter(|e| e.applicability.problems.contains(&p))
+                .map(|e| EncoderEntry {
+                    encoder: e.name,
+                    applies: e.applicability.describe(),
+                    backends: backends.clone(),
+                })
+                .collect(),
+        })
+        .collect();
+    let text = if format == Format::Json {
+        serde_json::to_string_pretty(&problems).expect("the list serialises") + "\n"
+    } else {
+        let exact = "exact | ilp | smt";
+        let width = problems
+            .iter()
+            .flat_map(|p| &p.algorithms)
+            .map(|a| a.name.len())
+            .chain([exact.len()])
+            .max()
+            .unwrap_or(0);
+        let mut text = String::new();
+        for p in &problems {
+            text += &format!("{}:\n", p.problem);
+            for m in &p.algorithms {
+                text += &format!("  {:<width$} {}  [{}]\n", m.name, m.summary, m.source);
+            }
+            for e in &p.exact {
+                text += &format!(
+                    "  {exact:<width$} exact optimum with certificate, encoder `{}` ({}); backends: {}\n",
+                    e.encoder,
+                    e.applies,
+                    e.backends.join(", ")
+                );
+            }
+            if p.algorithms.is_empty() && p.exact.is_empty() {
+                text += "  no algorithms yet (checker and lower bounds only)\n";
+            }
         }
-        let encoders: Vec<_> =
-            encode::ENCODERS.iter().filter(|e| e.applicability.problems.contains(&p)).collect();
-        for e in &encoders {
-            let backends: Vec<&str> = BackendKind::available().iter().map(|b| b.name()).collect();
-            text += &format!(
-                "  {:<26} exact optimum with certificate, encoder `{}` ({}); backends: {}\n",
-                "exact | ilp | smt",
-                e.name,
-                e.applicability.describe(),
-                backends.join(", ")
-            );
-        }
-        if methods.is_empty() && encoders.is_empty() {
-            text += "  no algorithms yet (checker and lower bounds only)\n";
-        }
-    }
+        text
+    };
     out.write_all(text.as_bytes()).map_err(io_err("<stdout>"))?;
     Ok(0)
 }

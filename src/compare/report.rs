@@ -265,17 +265,25 @@ pub fn write_text(r: &Report, out: &mut dyn Write) -> io::Result<()> {
             continue;
         };
         let c = cells(a);
+        // The name column fits the longest name of the instance (at least 28 wide).
+        let width = (a.lower_bounds.iter().map(|b| b.name.len()))
+            .chain(a.algorithms.iter().map(|m| m.method.len()))
+            .chain(a.exact.iter().map(|x| x.backend.name().len()))
+            .chain(a.all_claims().into_iter().map(|cl| cl.claimed.claim.len()))
+            .fold(28, usize::max);
         writeln!(out, "== {} ({}) ==", a.instance, a.source)?;
         writeln!(out, "{} on {}, {}", a.problem, a.network, a.model)?;
         for b in &a.lower_bounds {
-            writeln!(out, "  lower bound {:<28} {:>6}  {}", b.name, b.value, b.claim.unwrap_or(""))?;
+            writeln!(out, "  lower bound {:<width$} {:>6}  {}", b.name, b.value, b.claim.unwrap_or(""))?;
         }
         if let Some(p) = &a.paper_schedule {
             match p.length {
-                Some(l) => writeln!(out, "  paper       {:<28} {:>6}  checked ({})", "schedule", l, p.file)?,
+                Some(l) => {
+                    writeln!(out, "  paper       {:<width$} {:>6}  checked ({})", "schedule", l, p.file)?
+                }
                 None => writeln!(
                     out,
-                    "  paper       {:<28} {:>6}  INADMISSIBLE ({}): {}",
+                    "  paper       {:<width$} {:>6}  INADMISSIBLE ({}): {}",
                     "schedule",
                     "-",
                     p.file,
@@ -287,14 +295,14 @@ pub fn write_text(r: &Report, out: &mut dyn Write) -> io::Result<()> {
             match m.length {
                 Some(l) => writeln!(
                     out,
-                    "  algorithm   {:<28} {:>6}  checked{}",
+                    "  algorithm   {:<width$} {:>6}  checked{}",
                     m.method,
                     l,
                     m.ratio.map_or(String::new(), |x| format!(", ratio {x:.3} to the lower bound")),
                 )?,
                 None => writeln!(
                     out,
-                    "  algorithm   {:<28} {:>6}  {}",
+                    "  algorithm   {:<width$} {:>6}  {}",
                     m.method,
                     "-",
                     m.error.clone().unwrap_or_else(|| format!(
@@ -305,12 +313,12 @@ pub fn write_text(r: &Report, out: &mut dyn Write) -> io::Result<()> {
             }
         }
         if let Some(x) = &a.exact {
-            writeln!(out, "  exact       {:<28} {:>6}  {}", x.backend.name(), "", c.exact)?;
+            writeln!(out, "  exact       {:<width$} {:>6}  {}", x.backend.name(), "", c.exact)?;
         }
         for cl in a.all_claims() {
             writeln!(
                 out,
-                "  claim       {:<28} {:>6}  {} (observed {}; {})",
+                "  claim       {:<width$} {:>6}  {} (observed {}; {})",
                 cl.claimed.claim,
                 claimed(cl),
                 cl.verdict,

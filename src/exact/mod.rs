@@ -22,6 +22,11 @@
 //! an infeasible one raises L to T + 1. At L = U the best schedule is optimal, certified by the
 //! lower bound when it meets it, else by the backend's infeasibility at U − 1. Each probe gets
 //! what is left of the time budget; the size guard is checked before a model is built.
+//!
+//! Building a model and a backend's own setup are not interruptible, and a backend checks its
+//! time limit only now and then, so under a deadline a probe (encoding and solving) runs on its
+//! own thread and is abandoned when the deadline passes: the search answers `timeout` at once
+//! and the abandoned thread ends at its backend's time limit, its answer unused.
 
 pub mod backend;
 pub mod encode;
@@ -36,7 +41,7 @@ use crate::certify::{Certificate, Infeasibility, certify};
 use crate::checker::{Checked, Producer, accept};
 use crate::error::{Error, InputError, Result};
 use crate::spec::Instance;
-use encode::Encoder;
+use encode::{Encoder, Encoding};
 use serde::Serialize;
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -161,8 +166,18 @@ impl<'a> Search<'a> {
             },
             None => None,
         };
-        let encoding = self.encoder.encode(horizon);
-        Ok(match self.backend.backend()?.solve(&encoding.model, &Limits { time })? {
+        let (encoding, answer) = match time {
+            None => {
+                let encoding = self.encoder.encode(horizon);
+                let answer = self.backend.backend()?.solve(&encoding.model, &Limits { time })?;
+                (encoding, answer)
+            }
+            Some(budget) => match self.abandonable_probe(horizon, budget) {
+                Some(result) => result?,
+                None => return Ok(Decision::Unknown(StopReason::Timeout)),
+            },
+        };
+        Ok(match answer {
             BackendAnswer::Feasible(assignment) => {
                 let witness = encoding.decode(&assignment.values);
                 let checked = accept(self.instance, witness, Producer::Exact(self.backend.name()))?;
@@ -180,6 +195,23 @@ impl<'a> Search<'a> {
                 Decision::Unknown(StopReason::BackendUnknown(r))
             }
         })
+    }
+
+    /// Encodes and solves horizon T on a thread of its own, waiting at most `budget` (module
+    /// documentation, "Search"); `None` when the budget runs out first.
+    fn abandonable_probe(&self, horizon: u64, budget: Duration) -> Option<Result<(Encoding, BackendAnswer)>> {
+        let (instance, backend) = (self.instance.clone(), self.backend);
+        let (send, receive) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let result = encode::encoder_for(&instance).and_then(|(_, encoder)| {
+                let encoding = encoder.encode(horizon);
+                let answer = backend.backend()?.solve(&encoding.model, &Limits { time: Some(budget) })?;
+                Ok((encoding, answer))
+            });
+            // The receiver is gone when the probe was abandoned; its answer is not needed then.
+            let _ = send.send(result);
+        });
+        receive.recv_timeout(budget).ok()
     }
 
     /// The search from the strongest of `bounds` and the incumbent (see the module

@@ -289,12 +289,18 @@ fn toml_string(text: &str) -> String {
     toml::Value::String(text.to_string()).to_string()
 }
 
-/// Reads a schedule file and validates it against the instance.
+/// Reads a schedule file and validates it against the instance: MSCCL XML when the file ends
+/// in `.xml` (see [`super::msccl`]), the JSON of SPEC §5 otherwise.
 pub fn load_schedule(path: &Path, inst: &Instance) -> Result<Schedule, InputError> {
     let file = path.display().to_string();
     let text =
         std::fs::read_to_string(path).map_err(|e| InputError::new(&file, "", format!("cannot read: {e}")))?;
-    parse_schedule(&text, &file, inst)
+    if is_xml(path) { super::msccl::parse(&text, &file, inst) } else { parse_schedule(&text, &file, inst) }
+}
+
+/// Whether a schedule file is MSCCL XML, by its extension.
+pub fn is_xml(path: &Path) -> bool {
+    path.extension().is_some_and(|x| x.eq_ignore_ascii_case("xml"))
 }
 
 /// Parses schedule JSON and validates its shape against the instance: problem and model echo,

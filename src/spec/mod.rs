@@ -5,6 +5,7 @@ pub mod capacity;
 pub mod io;
 pub mod limits;
 pub mod model;
+pub mod msccl;
 pub mod network;
 pub mod problem;
 pub mod schedule;

@@ -358,7 +358,7 @@ type Event = (usize, usize, usize, i64);
 
 /// A naive, independent reading of SPEC §4.1 and of the distributed rules D0–D3 documented in
 /// `src/checker/bufferless.rs`: list every flit-arc event, compare every pair. Returns the
-/// broken rules and the last step holding an event.
+/// broken rules and the length (last step holding an event − first + 1).
 fn oracle(inst: &Instance, sched: &Schedule) -> (BTreeSet<Rule>, i64) {
     let Schedule::Bufferless { starts, control } = sched else { panic!("bufferless schedule") };
     let (Problem::Scatter(lengths) | Problem::Gather(lengths)) = &inst.problem else { panic!("001 problem") };
@@ -442,7 +442,10 @@ fn oracle(inst: &Instance, sched: &Schedule) -> (BTreeSet<Rule>, i64) {
             broken.insert(Rule::Distributed);
         }
     }
-    (broken, events.iter().map(|e| e.3).max().unwrap_or(0))
+    // docs/spec.md §1.2: the length is last − first + 1 over every event, so a mutation that
+    // drops or delays the only step-1 event (say a wake-up call) shortens the schedule.
+    let steps = || events.iter().map(|e| e.3);
+    (broken, steps().max().map_or(0, |last| last - steps().min().unwrap_or(last) + 1))
 }
 
 /// One single-event mutation of a figure's schedule.

@@ -119,6 +119,19 @@ fn te_24_fig2_path6_is_admissible_in_9_steps() {
     assert_eq!(c.metrics().link_use, Some(c.metrics().events));
 }
 
+/// docs/spec.md §1.2: leading and trailing empty steps are idle time, not length.
+#[test]
+fn a_schedule_padded_with_empty_steps_has_the_length_of_the_figure() {
+    let (inst, steps) = figure("path6-fig2");
+    let padded: Vec<Vec<Transmission>> =
+        [vec![Vec::new(); 3], steps.clone(), vec![Vec::new(); 2]].into_iter().flatten().collect();
+    let c = check(&inst, &padded);
+    let c = c.admissible().unwrap_or_else(|| panic!("{:#?}", messages(&c)));
+    assert_eq!(c.length(), length(&inst, &steps));
+    assert_eq!(c.length(), 9);
+    assert!(c.metrics().extra.contains(&("first step".to_string(), "4".to_string())));
+}
+
 #[test]
 fn te_25_fig3a_ring7_is_admissible_in_6_steps() {
     let (inst, steps) = figure("ring7-fig3a");

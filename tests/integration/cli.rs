@@ -308,3 +308,68 @@ fn bench_checks_every_chatting_algorithm_and_reports_the_exact_draws() {
         assert_eq!(cells[0], "2", "{line}");
     }
 }
+
+#[test]
+fn list_and_bench_print_json_and_other_commands_refuse_formats_they_cannot_print() {
+    let (code, v) = json(&["list"]);
+    assert_eq!(code, 0);
+    let problems = v.as_array().expect("an array of problems");
+    assert_eq!(problems.len(), 8);
+    let te = problems.iter().find(|p| p["problem"] == "total-exchange").unwrap();
+    assert!(te["algorithms"].as_array().unwrap().iter().any(|a| a["name"] == "furthest-first"));
+    assert!(te["exact"].as_array().unwrap().iter().all(|e| e["backends"].is_array()));
+    // Text: the name column fits the longest name, so every name is followed by a space.
+    let (_, text, _) = run(&["list"]);
+    for p in problems {
+        for a in p["algorithms"].as_array().unwrap() {
+            let name = a["name"].as_str().unwrap();
+            assert!(text.contains(&format!("  {name} ")), "{name} overflows its column");
+        }
+    }
+    let (code, v) = json(&["bench", "--sizes", "4", "--messages", "20", "--exact-draws", "0"]);
+    assert_eq!(code, 0);
+    let rows = v["rows"].as_array().unwrap();
+    assert!(
+        rows.iter().any(|r| r["network"] == "path:4" && r["method"] == "furthest-first" && r["length"] == 4)
+    );
+    assert!(rows.iter().all(|r| r["violations"] == 0 && r["length"].is_u64()));
+    let (code, v) =
+        json(&["--max-events", "10", "bench", "--sizes", "4", "--messages", "20", "--exact-draws", "0"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["skipped"][0]["network"], "path:4");
+    assert_eq!(v["skipped"][0]["packet_hops"], 20);
+    let refused = error_line(&["--format", "json", "gen", "gossip", "--network", "path:4"]);
+    assert!(
+        refused.contains("field `--format`: `json` is not an output of gen, which prints text"),
+        "{refused}"
+    );
+    let csv = error_line(&["--format", "csv", "bounds", "instances/004/path4.toml"]);
+    assert!(csv.contains("`csv` is not an output of bounds"), "{csv}");
+    let (code, csv, _) = run(&["--format", "csv", "report", "--no-exact", "instances/004/path4.toml"]);
+    assert_eq!(code, 0);
+    assert!(csv.starts_with("file,instance,problem,network,lower_bound,"), "{csv}");
+    assert!(
+        csv.contains("instances/004/path4.toml,path4,total-exchange,path:4,\"4 (bisection, TE-1)\""),
+        "{csv}"
+    );
+}
+
+#[test]
+fn report_shards_cover_every_instance_once() {
+    let rows = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["--format", "csv", "report", "--no-exact", "instances/004"];
+        all.extend_from_slice(args);
+        let (code, csv, err) = run(&all);
+        assert_eq!(code, 0, "{err}");
+        csv.lines().skip(1).map(|l| l.split(',').next().unwrap().to_string()).collect()
+    };
+    let whole = rows(&[]);
+    let mut shards = rows(&["--shard", "0/3"]);
+    assert_eq!(shards.len(), whole.len().div_ceil(3));
+    shards.extend(rows(&["--shard", "1/3"]));
+    shards.extend(rows(&["--shard", "2/3"]));
+    shards.sort();
+    assert_eq!(shards, whole);
+    let bad = error_line(&["report", "--shard", "3/3", "instances/004"]);
+    assert!(bad.contains("field `--shard`: `3/3` is not I/N with 0 ≤ I < N"), "{bad}");
+}

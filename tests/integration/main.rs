@@ -12,6 +12,8 @@ mod cli;
 mod common;
 mod exact;
 mod fat_tree_algorithms;
+mod formats;
+mod fuzz;
 mod gossip;
 mod gossip_exact;
 mod instances;

@@ -1,0 +1,232 @@
+//! Schedules in pictures and in the formats of collective runtimes: `draw`'s space-time diagram
+//! on the papers' figures (cell counts, violations marked) and the MSCCL XML round trip of total
+//! exchange (alltoall) and gossip (allgather), each read back through the checker.
+
+use crate::common::checked;
+use commsched::checker::{self, Producer};
+use commsched::draw;
+use commsched::error::Error;
+use commsched::heuristics;
+use commsched::spec::io::{load_instance, load_schedule, paper_schedule_file};
+use commsched::spec::msccl;
+use commsched::spec::{Instance, Schedule, Transmission};
+use std::path::PathBuf;
+
+fn instance(path: &str) -> (PathBuf, Instance) {
+    let file = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(path);
+    let inst = load_instance(&file).expect("instance loads");
+    (file, inst)
+}
+
+fn paper(path: &str) -> (Instance, Schedule) {
+    let (file, inst) = instance(path);
+    let sched = load_schedule(&paper_schedule_file(&file).expect("a paper schedule"), &inst).expect("loads");
+    (inst, sched)
+}
+
+#[test]
+fn draw_lays_out_every_hop_of_the_path6_figure() {
+    let (inst, sched) = paper("instances/004/path6-fig2.toml");
+    let d = draw::diagram(&inst, &sched).unwrap();
+    // Every ordered pair (u, v) of path(6) sends one packet over |u − v| arcs: 2·(5+8+9+8+5).
+    assert_eq!(d.cells.len(), 70);
+    assert_eq!(d.rows.len(), 10);
+    assert_eq!(d.steps, 9);
+    assert!(d.marks.is_empty() && d.violations.is_empty());
+    assert_eq!(d.title, "path6-fig2: admissible, length 9");
+    let svg = d.to_svg();
+    assert_eq!(svg.matches("<rect").count(), 1 + 70, "background and one box per cell");
+    assert!(!svg.contains("#d00000"));
+}
+
+#[test]
+fn draw_marks_the_checkers_violations_on_their_cells() {
+    let (inst, Schedule::StoreForward(mut steps)) = paper("instances/004/path6-fig2.toml") else {
+        panic!("a store-and-forward schedule")
+    };
+    // m_0(4) leaves a step early, beside m_0(5) on arc (0,1), and is sent again in step 2.
+    steps[0].push(Transmission { from: 0, to: 1, tokens: vec![4] });
+    let d = draw::diagram(&inst, &Schedule::StoreForward(steps)).unwrap();
+    assert_eq!(d.violations.len(), 2, "{:?}", d.violations);
+    assert!(d.violations[0].starts_with("arc rule: step 1, arc (0,1)"));
+    assert!(d.violations[1].starts_with("not held: step 2, node 0"));
+    // The arc rule marks arc (0,1) in step 1; the not-held send marks node 0's busy arcs in step 2.
+    let a01 = inst.network.arc(0, 1).unwrap();
+    let a10 = inst.network.arc(1, 0).unwrap();
+    let mut want = vec![(a01, 1), (a01, 2), (a10, 2)];
+    want.sort_unstable();
+    assert_eq!(d.marks, want);
+    assert_eq!(d.title, "path6-fig2: inadmissible, 2 violations");
+    let svg = d.to_svg();
+    assert_eq!(svg.matches("stroke=\"#d00000\"").count(), 3);
+    assert!(svg.contains("arc rule: step 1, arc (0,1) carries"));
+}
+
+#[test]
+fn draw_counts_every_flit_of_the_distributed_gather_figure() {
+    let (inst, sched) = paper("instances/001/gather-fig4.toml");
+    let measure = checker::check(&inst, &sched);
+    let measure = measure.admissible().expect("the paper's schedule is admissible");
+    let d = draw::diagram(&inst, &sched).unwrap();
+    assert_eq!(d.title, "gather-fig4: admissible, length 21");
+    // One cell per flit-arc crossing of data and control: the checker's event count.
+    assert_eq!(d.cells.len() as u64, measure.metrics().events);
+    assert!(d.cells.iter().any(|c| c.label == "token"));
+}
+
+#[test]
+fn draw_refuses_fat_tree_schedules_by_name() {
+    let (_, inst) = instance("instances/002/fattree8-const1.toml");
+    let sched = heuristics::find("broadcast").unwrap().produce(&inst).unwrap();
+    let err = draw::diagram(&inst, &sched).unwrap_err();
+    assert!(matches!(err, Error::NotApplicable { .. }), "{err}");
+    assert!(err.to_string().contains("fat-tree schedule"), "{err}");
+}
+
+/// Steps with their transmissions in a canonical order (export groups them by rank).
+fn canonical(s: &Schedule) -> Vec<Vec<(usize, usize, Vec<usize>)>> {
+    let Schedule::StoreForward(steps) = s else { panic!("store-and-forward") };
+    steps
+        .iter()
+        .map(|step| {
+            let mut v: Vec<_> = step
+                .iter()
+                .map(|t| {
+                    let mut tokens = t.tokens.clone();
+                    tokens.sort_unstable();
+                    (t.from, t.to, tokens)
+                })
+                .collect();
+            v.sort();
+            v
+        })
+        .collect()
+}
+
+/// Exports a checked schedule, reads it back, and checks the copy: same transmissions, same
+/// checked length.
+fn round_trip(inst: &Instance, sched: Schedule) -> String {
+    let accepted = checker::accept(inst, sched, Producer::User("test".into())).unwrap();
+    let xml = msccl::to_xml(inst, accepted.schedule()).unwrap();
+    let back = msccl::parse(&xml, "x.xml", inst).unwrap();
+    assert_eq!(canonical(&back), canonical(accepted.schedule()), "{}", inst.name);
+    assert_eq!(checked(inst, &back), accepted.length());
+    xml
+}
+
+#[test]
+fn total_exchange_round_trips_as_alltoall() {
+    let (_, path6) = instance("instances/004/path6-fig2.toml");
+    let ff = heuristics::find("furthest-first").unwrap().produce(&path6).unwrap();
+    let xml = round_trip(&path6, ff);
+    assert!(xml.starts_with("<algo name=\"path6-fig2\" nchunksperloop=\"6\""));
+    assert!(xml.contains("coll=\"alltoall\""));
+    assert_eq!(xml.matches("<gpu ").count(), 6);
+    // One sending and one receiving thread block per arc; 70 hops, each a send and a receive.
+    assert_eq!(xml.matches("<tb ").count(), 20);
+    assert_eq!(xml.matches("type=\"s\"").count(), 70);
+    assert_eq!(xml.matches("type=\"r\"").count(), 70);
+    // Relayed packets wait for their receive.
+    assert!(xml.contains("hasdep=\"1\""));
+    for fig in ["instances/004/ring7-fig3a.toml", "instances/004/ring6-fig3b.toml"] {
+        let (inst, sched) = paper(fig);
+        round_trip(&inst, sched);
+    }
+}
+
+#[test]
+fn gossip_round_trips_as_allgather() {
+    for (file, method) in
+        [("instances/003/path11-fig5.toml", "path-gossip"), ("instances/003/mesh4.toml", "mesh-combined")]
+    {
+        let (_, inst) = instance(file);
+        let sched = heuristics::find(method).unwrap().produce(&inst).unwrap();
+        let xml = round_trip(&inst, sched);
+        assert!(xml.contains("coll=\"allgather\" inplace=\"1\""), "{file}");
+    }
+}
+
+#[test]
+fn export_refuses_packets_that_are_not_contiguous_chunks() {
+    let (_, inst) = instance("instances/004/path3.toml");
+    // m_0(1) ends at node 1 (output chunk 0) while m_0(2) goes on (scratch): two buffers.
+    let sched = Schedule::StoreForward(vec![vec![Transmission { from: 0, to: 1, tokens: vec![1, 2] }]]);
+    let err = msccl::to_xml(&inst, &sched).unwrap_err();
+    assert!(err.to_string().contains("step 1, transmission 0 (0,1)"), "{err}");
+    let (_, bufferless) = instance("instances/000/ula6-fig1.toml");
+    let err = msccl::to_xml(&bufferless, &Schedule::Virtual(Vec::new())).unwrap_err();
+    assert!(err.to_string().contains("has no MSCCL collective"), "{err}");
+}
+
+#[test]
+fn import_names_the_element_and_reason_of_bad_xml() {
+    let (_, inst) = instance("instances/004/path3.toml");
+    let head = "<algo name=\"x\" ngpus=\"3\" coll=\"alltoall\"><gpu id=\"0\">";
+    let cases = [
+        ("<algo coll=\"allgather\" ngpus=\"3\"/>", "algo.coll", "does not match"),
+        ("<algo coll=\"alltoall\" ngpus=\"4\"/>", "algo.ngpus", "3 nodes"),
+        (
+            "<tb id=\"0\" send=\"1\" recv=\"-1\"><step s=\"0\" type=\"s\" srcbuf=\"i\" srcoff=\"1\" dstbuf=\"o\" dstoff=\"0\" cnt=\"1\"/></tb></gpu></algo>",
+            "gpu[0].tb[0].step[0]",
+            "has no receive",
+        ),
+        (
+            "<tb id=\"0\" send=\"1\" recv=\"-1\"><step s=\"0\" type=\"rrc\" srcbuf=\"i\" srcoff=\"1\" dstbuf=\"o\" dstoff=\"0\" cnt=\"1\"/></tb></gpu></algo>",
+            "gpu[0].tb[0].step[0].type",
+            "reductions",
+        ),
+        ("<tb id=\"0\" send=\"7\" recv=\"-1\"></tb></gpu></algo>", "gpu[0].tb[0].send", "rank 7"),
+        (
+            "<tb id=\"0\" send=\"1\" recv=\"-1\"><step s=\"x\"/></tb></gpu></algo>",
+            "gpu[0].tb[0].step.s",
+            "integer",
+        ),
+        ("<tb id=\"0\" send=\"1\" recv=\"-1\"", "", "unterminated"),
+    ];
+    for (body, field, reason) in cases {
+        let text = if body.starts_with("<algo") { body.to_string() } else { format!("{head}{body}") };
+        let err = msccl::parse(&text, "bad.xml", &inst).unwrap_err();
+        assert_eq!(err.file, "bad.xml");
+        assert_eq!(err.field, field, "{err}");
+        assert!(err.reason.contains(reason), "{err}");
+    }
+}
+
+/// Runs the binary; returns (exit code, stdout, stderr).
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_commsched"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs");
+    let text = |b: Vec<u8>| String::from_utf8(b).expect("utf-8");
+    (out.status.code().expect("exited normally"), text(out.stdout), text(out.stderr))
+}
+
+#[test]
+fn solve_writes_xml_that_check_reads_back_as_admissible_and_draw_draws() {
+    let dir = std::env::temp_dir().join(format!("commsched-formats-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (xml, svg) = (dir.join("ring7.xml"), dir.join("ring7.svg"));
+    let (xml_s, svg_s) = (xml.display().to_string(), svg.display().to_string());
+    let inst = "instances/004/ring7-fig3a.toml";
+    let (code, _, err) = run(&["solve", inst, "--method", "furthest-first", "--out", &xml_s]);
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::read_to_string(&xml).unwrap().contains("coll=\"alltoall\""));
+    let (code, stdout, _) = run(&["--format", "json", "check", inst, &xml_s]);
+    assert_eq!(code, 0, "{stdout}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["admissible"], true);
+    assert_eq!(v["length"], 6, "(7² − 1)/8 on the odd ring");
+    let (code, stdout, err) = run(&["draw", inst, &xml_s, "-o", &svg_s]);
+    assert_eq!(code, 0, "{err}");
+    assert!(stdout.contains("admissible, length 6"), "{stdout}");
+    assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
+    // A truncated file: exit 2, one line naming the file.
+    std::fs::write(&xml, "<algo coll=\"alltoall\" ngpus=\"7\"><gpu id=\"0\"").unwrap();
+    let (code, stdout, err) = run(&["check", inst, &xml_s]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, 2, "{stdout}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("ring7.xml: unterminated tag"), "{err}");
+}
