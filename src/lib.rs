@@ -40,6 +40,7 @@ pub mod error;
 pub mod exact;
 pub mod heuristics;
 pub mod proof;
+pub mod rng;
 pub mod spec;
 pub mod svg;
 

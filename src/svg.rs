@@ -227,9 +227,12 @@ fn tick_label(v: f64) -> String {
 }
 
 impl LineChart {
-    /// The chart as an SVG document (760 × 420 pixels, legend on the right).
+    /// The chart as an SVG document (420 pixels high, legend on the right; 760 pixels wide, or
+    /// wider when the longest legend label needs it).
     pub fn to_svg(&self) -> String {
-        let (width, height) = (760.0, 420.0);
+        let longest = self.series.iter().map(|s| s.label.chars().count()).max().unwrap_or(0);
+        // Legend text starts 50 px right of the plot, at about 6.6 px per 12 px character.
+        let (width, height) = (f64::max(760.0, 540.0 + 50.0 + 6.6 * longest as f64 + 10.0), 420.0);
         let (left, right, top, bottom) = (70.0, 540.0, 40.0, 360.0);
         let points = self.series.iter().flat_map(|s| s.points.iter().copied());
         let (mut x0, mut x1, mut y0, mut y1) =

@@ -165,6 +165,36 @@ pub enum Command {
     },
     /// List the methods for every problem.
     List,
+    /// Measure each chatting algorithm (paper 000) against the certified optimum on seeded
+    /// random instances: max and mean of length / optimum and the paper's proven ratio. Prints a
+    /// Markdown table; instances whose exact solve stops with bounds are skipped and counted.
+    Ratios {
+        /// Network families.
+        #[arg(long, value_enum, value_delimiter = ',', default_value = "ula,path,esm,mesh,tree")]
+        family: Vec<RatioFamily>,
+        /// Random draws per family (each scheduled unit-length and variable-length, as chatting
+        /// and as virtual schedules).
+        #[arg(long, default_value_t = 200)]
+        count: usize,
+        /// Seed of the random draws.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Most messages per draw (1..=12).
+        #[arg(long, default_value_t = 8)]
+        messages: usize,
+        /// Longest message of the variable-length instances, flits.
+        #[arg(long, default_value_t = 4, allow_hyphen_values = true)]
+        max_len: i64,
+        /// Exact backend.
+        #[arg(long, value_enum, default_value_t = BackendArg::Ilp)]
+        backend: BackendArg,
+        /// Limits of each exact solve.
+        #[command(flatten)]
+        limits: Limits,
+        /// Write ratios.md, ratios.csv, ratios-FAMILY.svg and the counterexamples here.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Measure checker throughput and generate-and-check times; prints a table.
     /// Sizes whose total exchange needs more packet hops than `--max-events` are skipped.
     Bench {
@@ -175,6 +205,12 @@ pub enum Command {
         /// FLITS flits in all, e.g. `100000:1000000` (none by default).
         #[arg(long, value_delimiter = ',')]
         trees: Vec<String>,
+        /// Messages of each random chatting instance (paper 000's algorithms).
+        #[arg(long, default_value_t = 10_000)]
+        messages: usize,
+        /// Random 12-message ULA chatting instances the exact layer certifies alone (0: none).
+        #[arg(long, default_value_t = 20)]
+        exact_draws: usize,
         /// Instead, the exact table: per instance and backend, seconds to decide the exact model
         /// at the optimum T* (a witness) and at T* − 1 (infeasible).
         #[arg(long)]
@@ -182,9 +218,9 @@ pub enum Command {
         /// Instance files or directories for `--exact` (default: a small set, one per encoder
         /// family).
         instances: Vec<PathBuf>,
-        /// Time limit of each decision of `--exact`, in seconds.
-        #[arg(long, default_value_t = 60.0)]
-        timeout: f64,
+        /// Time limit, in seconds, of each exact solve (`--exact-draws`) or decision (`--exact`).
+        #[arg(long, default_value = "10")]
+        timeout: String,
     },
     /// Measure a paper's table over sizes: writes a CSV and an SVG plot into a directory.
     Sweep {
@@ -211,6 +247,21 @@ pub enum Command {
 pub enum SweepFamily {
     /// Broadcast on the ideal fat-tree (paper 002, Table 1).
     FatTree,
+}
+
+/// Network families of `ratios` (paper 000's chatting algorithms).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RatioFamily {
+    /// Unidirectional linear arrays ula:3..8.
+    Ula,
+    /// Bidirectional linear arrays path:3..8 (two ULAs).
+    Path,
+    /// East-south meshes esm:2..4.
+    Esm,
+    /// Full meshes mesh:2..3x2..3 (four ESMs).
+    Mesh,
+    /// Random trees of 3..8 nodes.
+    Tree,
 }
 
 /// Resource limits of an exact solve.

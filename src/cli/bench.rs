@@ -1,18 +1,27 @@
-//! `commsched bench`: generate-and-check times for total exchange on path(n) and ring(n), and on
-//! request for scatter and centralized gather (paper 001) on seeded random trees, with the
-//! checker's throughput in events per second. Timings are printed, never asserted.
+//! `commsched bench`: generate-and-check times for total exchange on path(n) and ring(n), for the
+//! chatting algorithms (paper 000) on random instances of many messages, and on request for
+//! scatter and centralized gather (paper 001) on seeded random trees, with the checker's
+//! throughput in events per second; the time the exact layer alone needs to certify optima of
+//! small random ULA chatting instances; and with `--exact`, per instance and backend, the time to
+//! decide the exact model at T* and T* − 1. Timings are printed, never asserted.
 
 use super::args::Format;
 use super::io_err;
 use commsched::checker::{self, Verdict};
+use commsched::compare::ratios::{chatting_instance, random_messages};
 use commsched::error::InputError;
 use commsched::error::Result;
+use commsched::exact::{self, BackendKind, Outcome, SolveOptions};
 use commsched::heuristics;
+use commsched::rng::SplitMix64;
 use commsched::spec::io::default_model;
 use commsched::spec::{Instance, Network, Problem, RingTie};
 use serde::Serialize;
 use std::io::Write;
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// The networks of the chatting rows: about a thousand nodes each (and a random 1024-node tree).
+const CHATTING_NETWORKS: [&str; 4] = ["ula:1024", "path:1024", "esm:32", "mesh:32x32"];
 
 /// One measured method in `bench --format json`.
 #[derive(Debug, Serialize)]
@@ -39,21 +48,45 @@ struct Skipped {
     max_events: u64,
 }
 
+/// The exact layer alone on random 12-message ULA instances of one schedule kind.
+#[derive(Debug, Serialize)]
+struct ExactRow {
+    /// `chatting` (T_opt) or `virtual` (S_opt).
+    schedule: &'static str,
+    draws: usize,
+    certified: usize,
+    median_seconds: f64,
+    max_seconds: f64,
+}
+
 /// What `bench --format json` prints.
 #[derive(Debug, Default, Serialize)]
 struct Bench {
     rows: Vec<Row>,
     skipped: Vec<Skipped>,
+    exact: Vec<ExactRow>,
+}
+
+/// The chatting part of the benchmark.
+pub struct Chatting {
+    /// Messages of each large random instance (lengths 1..=4, and unit-length for the
+    /// unit-length algorithms).
+    pub messages: usize,
+    /// Random ULA instances of 12 messages whose optimum the exact layer certifies alone.
+    pub exact_draws: usize,
+    /// The exact layer's time limit per instance.
+    pub exact_timeout: Duration,
 }
 
 /// Runs the benchmark for the given sizes, skipping (with a line saying so) any network whose
 /// total exchange needs more than `max_events` packet hops; then each `NODES:FLITS` tree of
-/// `trees`, scatter and gather, under the same guard on flit-arc crossings. Prints a table, or
-/// one JSON object.
+/// `trees`, scatter and gather, under the same guard on flit-arc crossings; then the chatting
+/// rows and the exact rows. Prints tables, or one JSON object.
 pub fn run(
     sizes: &[usize],
     trees: &[String],
     max_events: u64,
+    chatting: &Chatting,
     format: Format,
     out: &mut dyn Write,
 ) -> Result<u8> {
@@ -63,7 +96,7 @@ pub fn run(
             .iter()
             .map(|n| format!("ring:{n}").len())
             .chain(trees.iter().map(|t| format!("tree({t})").len()))
-            .fold(12, usize::max),
+            .fold(16, usize::max),
         method: heuristics::all().iter().map(|m| m.name.len()).max().unwrap_or(0),
         bench: Bench::default(),
         out,
@@ -119,9 +152,45 @@ pub fn run(
             table.rows(&inst, &name)?;
         }
     }
+    // Every chatting algorithm on `messages` random messages, unit-length (`unit`) and with
+    // lengths 1..=4 (`var`), as chatting schedules.
+    let mut rng = SplitMix64::new(1);
+    let tree =
+        format!("tree:{}", (1..1024).map(|v| rng.range(0, v - 1).to_string()).collect::<Vec<_>>().join(","));
+    let networks = CHATTING_NETWORKS.iter().map(|s| (s.to_string(), s.to_string()));
+    for (label, net) in networks.chain([("tree:1024".to_string(), tree)]) {
+        let network = Network::parse(&net).expect("valid benchmark network");
+        let var = random_messages(&network, chatting.messages, 4, &mut rng);
+        let unit: Vec<_> = var.iter().map(|&(s, d, _)| (s, d, 1)).collect();
+        for (kind, messages) in [("unit", &unit), ("var", &var)] {
+            let label = format!("{label} {kind}");
+            let inst = chatting_instance(label.clone(), &network, messages, false)?;
+            table.rows(&inst, &label)?;
+        }
+    }
+    exact_rows(chatting, &mut table.bench)?;
     if table.json {
         let text = serde_json::to_string_pretty(&table.bench).expect("the bench serialises") + "\n";
         table.write(text)?;
+    } else if !table.bench.exact.is_empty() {
+        table.write(format!(
+            "\n{:<34} {:>9} {:>9} {:>12} {:>12}\n",
+            "exact, ula:8, 12 messages", "draws", "certified", "median s", "max s"
+        ))?;
+        let lines: Vec<String> = table
+            .bench
+            .exact
+            .iter()
+            .map(|e| {
+                let kind =
+                    format!("{} ({})", e.schedule, if e.schedule == "virtual" { "S_opt" } else { "T_opt" });
+                format!(
+                    "{kind:<34} {:>9} {:>9} {:>12.3} {:>12.3}\n",
+                    e.draws, e.certified, e.median_seconds, e.max_seconds
+                )
+            })
+            .collect();
+        table.write(lines.concat())?;
     }
     Ok(0)
 }
@@ -298,4 +367,37 @@ pub fn exact(paths: &[std::path::PathBuf], timeout: f64, out: &mut dyn Write) ->
         }
     }
     Ok(0)
+}
+
+/// The exact layer alone (ILP, no lower bounds, no incumbent: it must prove T* − 1 infeasible
+/// itself) on `exact_draws` random ula:8 instances of 12 messages with lengths 1..=4, real and
+/// virtual: how many it certifies within the limit, and the median and largest time.
+fn exact_rows(c: &Chatting, bench: &mut Bench) -> Result<()> {
+    if c.exact_draws == 0 {
+        return Ok(());
+    }
+    let network = Network::parse("ula:8").expect("valid network");
+    let options = SolveOptions { timeout: Some(c.exact_timeout), ..SolveOptions::default() };
+    for (schedule, virtual_schedule) in [("chatting", false), ("virtual", true)] {
+        let mut rng = SplitMix64::new(2);
+        let mut seconds = Vec::new();
+        let mut certified = 0;
+        for i in 0..c.exact_draws {
+            let messages = random_messages(&network, 12, 4, &mut rng);
+            let inst = chatting_instance(format!("ula8-{i}"), &network, &messages, virtual_schedule)?;
+            let t0 = Instant::now();
+            let outcome = exact::solve(&inst, BackendKind::Ilp, &options, &[], None)?;
+            seconds.push(t0.elapsed().as_secs_f64());
+            certified += usize::from(matches!(outcome, Outcome::Optimal { .. }));
+        }
+        seconds.sort_by(f64::total_cmp);
+        bench.exact.push(ExactRow {
+            schedule,
+            draws: c.exact_draws,
+            certified,
+            median_seconds: seconds[seconds.len() / 2],
+            max_seconds: seconds[seconds.len() - 1],
+        });
+    }
+    Ok(())
 }

@@ -7,11 +7,12 @@ pub mod args;
 mod bench;
 mod sweep;
 
-use args::{BackendArg, Cli, Command, Format, GenArgs, Limits};
+use args::{BackendArg, Cli, Command, Format, GenArgs, Limits, RatioFamily};
 use commsched::bounds::{self, Bound};
 use commsched::certify::certify;
 use commsched::checker::{self, Producer};
 use commsched::compare::assess::Answer;
+use commsched::compare::ratios;
 use commsched::compare::report::{self, Entry, Report, RunInfo};
 use commsched::compare::{Algorithms, AssessOptions, Assessment, Status, assess};
 use commsched::error::{Error, InputError, Result};
@@ -123,8 +124,29 @@ pub fn run(cli: Cli) -> Result<u8> {
             &mut out,
         ),
         Command::List => list(format, &mut out),
-        Command::Bench { exact: true, instances, timeout, .. } => bench::exact(&instances, timeout, &mut out),
-        Command::Bench { sizes, trees, .. } => bench::run(&sizes, &trees, cli.max_events, format, &mut out),
+        Command::Ratios { family, count, seed, messages, max_len, backend: b, limits, out: dir } => {
+            let solve = solve_options(&limits)?;
+            let options = family.iter().map(|&f| ratios::RatioOptions {
+                family: ratio_family(f),
+                count,
+                seed,
+                messages,
+                max_len,
+                backend: backend(b),
+                solve: solve.clone(),
+            });
+            ratios_cmd(options.collect(), dir.as_deref(), &mut out)
+        }
+        Command::Bench { sizes, trees, messages, exact_draws, exact: run_exact, instances, timeout } => {
+            let limits = Limits { timeout, max_vars: exact::DEFAULT_MAX_VARIABLES };
+            let timeout = solve_options(&limits)?.timeout.expect("solve_options sets a timeout");
+            if run_exact {
+                bench::exact(&instances, timeout.as_secs_f64(), &mut out)
+            } else {
+                let chatting = bench::Chatting { messages, exact_draws, exact_timeout: timeout };
+                bench::run(&sizes, &trees, cli.max_events, &chatting, format, &mut out)
+            }
+        }
         Command::Sweep { family: args::SweepFamily::FatTree, out: dir, max_log, capacities } => {
             sweep::run(&capacities, max_log, cli.max_nodes, &dir, &mut out)
         }
@@ -148,6 +170,7 @@ fn refuse_format(command: &Command, format: Format) -> Result<()> {
         Command::Verify { .. } => ("verify", &[Format::Text]),
         // It prints its CSV table either way and writes the CSV and SVG files.
         Command::Sweep { .. } => ("sweep", &[Format::Text, Format::Csv]),
+        Command::Ratios { .. } => ("ratios", &[Format::Text, Format::Markdown]),
     };
     if takes.contains(&format) {
         return Ok(());
@@ -163,6 +186,49 @@ fn refuse_format(command: &Command, format: Format) -> Result<()> {
 
 fn io_err(path: &str) -> impl Fn(std::io::Error) -> Error + '_ {
     move |source| Error::Io { path: path.to_string(), source }
+}
+
+fn ratio_family(f: RatioFamily) -> ratios::Family {
+    match f {
+        RatioFamily::Ula => ratios::Family::Ula,
+        RatioFamily::Path => ratios::Family::Path,
+        RatioFamily::Esm => ratios::Family::Esm,
+        RatioFamily::Mesh => ratios::Family::Mesh,
+        RatioFamily::Tree => ratios::Family::Tree,
+    }
+}
+
+/// `ratios`: validates every family's options first (so a bad flag fails at once), measures
+/// each family, prints the Markdown table and with `--out` writes the table, the CSV, one chart
+/// per family and every counterexample instance.
+fn ratios_cmd(options: Vec<ratios::RatioOptions>, dir: Option<&Path>, out: &mut dyn Write) -> Result<u8> {
+    for o in &options {
+        o.validate()?;
+    }
+    let runs = options.iter().map(ratios::measure).collect::<Result<Vec<_>>>()?;
+    ratios::write_markdown(&runs, out).map_err(io_err("<stdout>"))?;
+    let Some(dir) = dir else { return Ok(0) };
+    let write = |name: &str, text: &[u8]| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).map_err(io_err(&path.display().to_string()))
+    };
+    std::fs::create_dir_all(dir.join("counterexamples")).map_err(io_err(&dir.display().to_string()))?;
+    let mut md = Vec::new();
+    ratios::write_markdown(&runs, &mut md).map_err(io_err("ratios.md"))?;
+    write("ratios.md", &md)?;
+    let mut csv = Vec::new();
+    ratios::write_csv(&runs, &mut csv).map_err(io_err("ratios.csv"))?;
+    write("ratios.csv", &csv)?;
+    for run in &runs {
+        write(&format!("ratios-{}.svg", run.options.family.name()), ratios::chart(run).to_svg().as_bytes())?;
+        for c in run.rows.iter().flat_map(|r| &r.violations) {
+            write(
+                &format!("counterexamples/{}.toml", c.instance.name),
+                instance_to_toml(&c.instance).as_bytes(),
+            )?;
+        }
+    }
+    Ok(0)
 }
 
 fn backend(b: BackendArg) -> BackendKind {

@@ -4,6 +4,7 @@
 
 pub mod assess;
 pub mod claims;
+pub mod ratios;
 pub mod report;
 
 pub use assess::{Algorithms, AssessOptions, Assessment, Status, assess};

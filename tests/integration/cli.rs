@@ -261,6 +261,55 @@ fn a_closed_stdout_ends_the_program_quietly() {
 }
 
 #[test]
+fn ratios_writes_table_csv_and_chart_and_names_bad_flags() {
+    for (name, flag, value) in [
+        ("cli_error_ratios_count", "--count", "0"),
+        ("cli_error_ratios_messages", "--messages", "13"),
+        ("cli_error_ratios_max_len", "--max-len", "0"),
+        ("cli_error_ratios_timeout", "--timeout", "0"),
+    ] {
+        snapshot!(name, error_line(&["ratios", "--family", "ula", flag, value]));
+    }
+    let (code, _, stderr) = run(&["ratios", "--family", "ring"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("invalid value 'ring'") && stderr.contains("ula"), "{stderr}");
+    let dir = std::env::temp_dir().join(format!("commsched-ratios-{}", std::process::id()));
+    let out = dir.to_str().unwrap();
+    let (code, stdout, stderr) = run(&["ratios", "--family", "ula,esm", "--count", "3", "--out", out]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.starts_with("| family | algorithm |"), "{stdout}");
+    assert!(
+        stdout.contains("| ula | first-fit | virtual | 3 | 1.000 | 1.000 | 1.000 | CHAT-14 | 0 |"),
+        "{stdout}"
+    );
+    assert_eq!(std::fs::read_to_string(dir.join("ratios.md")).unwrap(), stdout);
+    let csv = std::fs::read_to_string(dir.join("ratios.csv")).unwrap();
+    assert!(csv.starts_with("family,algorithm,schedule,instances,max_ratio,"), "{csv}");
+    assert_eq!(csv.lines().count(), stdout.lines().take_while(|l| l.starts_with('|')).count() - 1);
+    for family in ["ula", "esm"] {
+        let svg = std::fs::read_to_string(dir.join(format!("ratios-{family}.svg"))).unwrap();
+        assert!(svg.starts_with("<svg") && svg.contains("first-fit") == (family == "ula"), "{family}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bench_checks_every_chatting_algorithm_and_reports_the_exact_draws() {
+    let (code, stdout, stderr) =
+        run(&["bench", "--sizes", "4", "--messages", "40", "--exact-draws", "2", "--timeout", "60"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stdout.contains("INADMISSIBLE"), "{stdout}");
+    for method in ["first-fit", "recursive-cut", "esm-slot-refined", "bt-cut-decomposition"] {
+        assert!(stdout.contains(&format!(" {method} ")), "{method}: {stdout}");
+    }
+    for kind in ["chatting (T_opt)", "virtual (S_opt)"] {
+        let line = stdout.lines().find(|l| l.starts_with(kind)).unwrap();
+        let cells: Vec<&str> = line[kind.len()..].split_whitespace().collect();
+        assert_eq!(cells[0], "2", "{line}");
+    }
+}
+
+#[test]
 fn list_and_bench_print_json_and_other_commands_refuse_formats_they_cannot_print() {
     let (code, v) = json(&["list"]);
     assert_eq!(code, 0);
@@ -277,14 +326,15 @@ fn list_and_bench_print_json_and_other_commands_refuse_formats_they_cannot_print
             assert!(text.contains(&format!("  {name} ")), "{name} overflows its column");
         }
     }
-    let (code, v) = json(&["bench", "--sizes", "4"]);
+    let (code, v) = json(&["bench", "--sizes", "4", "--messages", "20", "--exact-draws", "0"]);
     assert_eq!(code, 0);
     let rows = v["rows"].as_array().unwrap();
     assert!(
         rows.iter().any(|r| r["network"] == "path:4" && r["method"] == "furthest-first" && r["length"] == 4)
     );
     assert!(rows.iter().all(|r| r["violations"] == 0 && r["length"].is_u64()));
-    let (code, v) = json(&["--max-events", "10", "bench", "--sizes", "4"]);
+    let (code, v) =
+        json(&["--max-events", "10", "bench", "--sizes", "4", "--messages", "20", "--exact-draws", "0"]);
     assert_eq!(code, 0);
     assert_eq!(v["skipped"][0]["network"], "path:4");
     assert_eq!(v["skipped"][0]["events"], 20);
@@ -329,7 +379,8 @@ fn report_shards_cover_every_instance_once() {
 /// time reversal), and a tree over `--max-events` is skipped with a line saying so.
 #[test]
 fn bench_trees_rows_are_checked_and_guarded() {
-    let (code, stdout, stderr) = run(&["bench", "--sizes", "4", "--trees", "60:400"]);
+    let (code, stdout, stderr) =
+        run(&["bench", "--sizes", "4", "--trees", "60:400", "--messages", "20", "--exact-draws", "0"]);
     assert_eq!(code, 0, "{stderr}");
     let length = |method: &str| {
         let row = stdout.lines().find(|l| l.split_whitespace().nth(1) == Some(method)).expect(method);
@@ -338,7 +389,19 @@ fn bench_trees_rows_are_checked_and_guarded() {
     assert_eq!(length("farthest-destination-first"), length("reversed-fdf"));
     assert!(length("nearest-first") >= length("farthest-destination-first"));
     assert!(!stdout.contains("INADMISSIBLE"), "{stdout}");
-    let (code, stdout, _) = run(&["--max-events", "10", "bench", "--sizes", "4", "--trees", "60:400"]);
+    let (code, stdout, _) = run(&[
+        "--max-events",
+        "10",
+        "bench",
+        "--sizes",
+        "4",
+        "--trees",
+        "60:400",
+        "--messages",
+        "20",
+        "--exact-draws",
+        "0",
+    ]);
     assert_eq!(code, 0);
     assert!(
         stdout.contains("skipped:") && stdout.contains("flit-arc crossings exceed --max-events 10"),

@@ -9,6 +9,7 @@
 
 use super::Tree;
 use crate::error::Result;
+use crate::rng::splitmix64;
 use crate::spec::io::scatter_order_starts;
 use crate::spec::{Instance, Node, Schedule};
 
@@ -33,14 +34,6 @@ impl Tie {
             Tie::Seeded(seed) => splitmix64(seed ^ splitmix64(node as u64)),
         }
     }
-}
-
-/// SplitMix64's output function: a bijective mix of 64 bits.
-fn splitmix64(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 /// Which way depths are sorted.
