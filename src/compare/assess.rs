@@ -367,8 +367,11 @@ fn answer(
     };
     match exact.map(|e| &e.answer) {
         Some(ExactAnswer::Optimal { optimum, certificate }) => {
+            // The exact layer proved the optimum, so it is also the strongest lower bound: the gap
+            // is settled even when no closed-form bound reaches it.
             a.status = Status::Optimal;
             a.length = Some(*optimum);
+            a.lower_bound = Some(*optimum);
             a.certificate = Some(certificate.clone());
         }
         Some(ExactAnswer::Bounds { lower, upper, stop }) => {
