@@ -224,12 +224,14 @@ impl Mode {
 impl fmt::Display for Model {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            // The gather mode only matters for a distributed gather (every other problem and a
+            // centralized gather share the same rules), so it is named only then.
             Model::Bufferless { port, virtual_schedule, gather } => write!(
                 f,
-                "{} ({:?}-port, {:?} gather)",
+                "{} ({:?}-port{})",
                 if *virtual_schedule { "virtual" } else { "bufferless" },
                 port,
-                gather
+                if *gather == GatherMode::Distributed { ", Distributed gather" } else { "" }
             ),
             Model::StoreForward { rule, mode, packet } => {
                 write!(f, "store-and-forward {rule}, {mode:?}, p = {packet}")
