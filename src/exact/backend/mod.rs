@@ -28,7 +28,7 @@ pub enum BackendKind {
     Smt,
     /// Satisfiability: CaDiCaL on the model's CNF ([`crate::exact::cnf`]), with LRAT proofs of
     /// infeasibility that commsched checks itself. Its models can always be exported as `.cnf`;
-    /// solving needs the `sat` cargo feature (on by default).
+    /// solving needs the `sat` cargo feature (opt-in: `--features sat`).
     Sat,
 }
 
@@ -76,7 +76,7 @@ impl BackendKind {
             BackendKind::Sat => Err(crate::Error::Backend {
                 backend: "sat",
                 reason:
-                    "this build of commsched has no CaDiCaL: rebuild with the `sat` feature (on by default)"
+                    "this build of commsched has no CaDiCaL: rebuild with `--features sat` (needs libclang-dev)"
                         .into(),
             }),
         }
