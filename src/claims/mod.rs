@@ -99,6 +99,18 @@ pub struct ClaimValue {
 }
 
 impl ClaimValue {
+    /// A claim that the instance's optimum equals `value`.
+    pub fn optimum_equals(claim: &str, about: &str, value: u64, convention: String) -> Self {
+        ClaimValue {
+            claim: claim.into(),
+            subject: Subject::Optimum,
+            about: about.into(),
+            value,
+            relation: Relation::Equal,
+            convention,
+        }
+    }
+
     /// The verdict on an observed value.
     pub fn judge(&self, observed: u64) -> ClaimVerdict {
         if self.relation.holds(observed, self.value) { ClaimVerdict::Holds } else { ClaimVerdict::Violated }

@@ -6,9 +6,9 @@
 //! lower bound of `bounds` takes part. The values are the papers': CHAT-14 (unit-length ULA:
 //! S_opt = C), SG-4 (the FDF scatter optimum) and its time reversal for centralized gather.
 
-use super::common::checked as checked_length;
+use super::common::{assert_backend_optimum, checked as checked_length};
 use commsched::bounds::scatter_gather::fdf_length;
-use commsched::exact::{self, BackendKind, Decision, SolveOptions};
+use commsched::exact::{self, BackendKind, SolveOptions};
 use commsched::spec::io::{load_instance, parse_instance};
 use commsched::spec::{Instance, Message};
 use proptest::prelude::*;
@@ -16,26 +16,6 @@ use std::path::PathBuf;
 
 fn paper_instance(file: &str) -> Instance {
     load_instance(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("instances").join(file)).unwrap()
-}
-
-/// Asserts with `backend` alone that `t` is the optimum: a checked schedule of length ≤ `t`
-/// exists and none of length ≤ `t − 1`.
-fn assert_optimum(inst: &Instance, backend: BackendKind, t: u64) {
-    let options = SolveOptions::default();
-    match exact::decide(inst, backend, t, &options).unwrap() {
-        Decision::Feasible(checked) => {
-            assert_eq!(checked_length(inst, checked.schedule()), checked.length(), "{}", inst.name);
-            assert!(checked.length() <= t, "{} with {backend}: {} > {t}", inst.name, checked.length());
-        }
-        other => panic!("{} with {backend}: expected a schedule of length {t}, got {other:?}", inst.name),
-    }
-    assert_eq!(
-        exact::decide(inst, backend, t - 1, &options).unwrap(),
-        Decision::Infeasible,
-        "{} with {backend}: length {} should be impossible",
-        inst.name,
-        t - 1
-    );
 }
 
 /// (depth, length) of every message: its path's arcs and its flits, for [`fdf_length`].
@@ -63,7 +43,7 @@ fn chat_14_unit_ula_virtual_optimum_is_the_congestion() {
         .unwrap();
     assert_eq!(congestion, 4);
     for backend in BackendKind::available() {
-        assert_optimum(&inst, backend, congestion);
+        assert_backend_optimum(&inst, backend, congestion);
     }
 }
 
@@ -74,7 +54,7 @@ fn sg_4_fig_1a_scatter_optimum_is_fdf() {
     let fdf = fdf_length(depths_and_lengths(&inst.messages().unwrap()));
     assert_eq!(fdf, 10);
     for backend in BackendKind::available() {
-        assert_optimum(&inst, backend, fdf);
+        assert_backend_optimum(&inst, backend, fdf);
     }
 }
 
@@ -87,7 +67,7 @@ fn centralized_gather_on_fig_2_lengths_is_the_reversed_fdf() {
     let fdf = fdf_length(depths_and_lengths(&inst.messages().unwrap()));
     assert_eq!(fdf, 8);
     for backend in BackendKind::available() {
-        assert_optimum(&inst, backend, fdf);
+        assert_backend_optimum(&inst, backend, fdf);
     }
 }
 
@@ -108,7 +88,7 @@ fn sg_8_distributed_gather_optima_of_figs_2_to_4() {
             .expect("the SG-8 bound applies");
         assert_eq!(dispatch.value, optimum, "{file}");
         for backend in BackendKind::available() {
-            assert_optimum(&inst, backend, optimum);
+            assert_backend_optimum(&inst, backend, optimum);
         }
     }
 }
@@ -130,7 +110,7 @@ proptest! {
         prop_assume!(lengths.iter().any(|&l| l > 0));
         let inst = tree_instance("scatter", &network, &lengths);
         let fdf = fdf_length(depths_and_lengths(&inst.messages().unwrap()));
-        assert_optimum(&inst, BackendKind::Ilp, fdf);
+        assert_backend_optimum(&inst, BackendKind::Ilp, fdf);
     }
 }
 

@@ -7,7 +7,7 @@
 //! suite (`backend_suite!`) in which it alone must find a schedule at the paper's value and
 //! prove the model one step shorter infeasible (`exact::decide`), independently of any bound.
 
-use super::common::checked as checked_length;
+use super::common::{assert_backend_optimum, checked as checked_length};
 use commsched::certify::Certificate;
 use commsched::exact::{self, BackendKind, Decision, Outcome, SolveOptions, StopReason};
 use commsched::spec::{Instance, Mode, Model, Network, PortRule, Problem, RingTie};
@@ -42,26 +42,6 @@ fn optimum(inst: &Instance, backend: BackendKind) -> (u64, Certificate) {
         }
         other => panic!("{} with {backend}: no optimum: {other:?}", inst.name),
     }
-}
-
-/// Asserts, with `backend` alone (no lower bound involved), that `t` is the optimum: a checked schedule fits in `t`
-/// steps and the model at `t − 1` is infeasible.
-fn assert_backend_optimum(inst: &Instance, backend: BackendKind, t: u64) {
-    let options = SolveOptions::default();
-    match exact::decide(inst, backend, t, &options).unwrap() {
-        Decision::Feasible(checked) => {
-            assert!(checked.length() <= t);
-            assert_eq!(checked_length(inst, checked.schedule()), checked.length());
-        }
-        other => panic!("{} with {backend}: expected a schedule of length {t}, got {other:?}", inst.name),
-    }
-    assert_eq!(
-        exact::decide(inst, backend, t - 1, &options).unwrap(),
-        Decision::Infeasible,
-        "{} with {backend}: length {} should be infeasible",
-        inst.name,
-        t - 1
-    );
 }
 
 /// TE-22: T_opt(LA) = ⌈(n² − 1)/4⌉.

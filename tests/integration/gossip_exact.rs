@@ -12,38 +12,10 @@
 //! Every witness is re-checked with `checker::check`; the assertions are on values, never on
 //! time.
 
+use crate::common::{assert_backend_optimum, checked as checked_length};
 use crate::suites::{brute_force, tiny};
-use commsched::checker::{self, Verdict};
 use commsched::exact::{self, BackendKind, Decision, Outcome, SolveOptions};
 use commsched::spec::{Instance, Schedule};
-
-/// The checker's length of a schedule, which must be admissible.
-fn checked_length(inst: &Instance, schedule: &Schedule) -> u64 {
-    match checker::check(inst, schedule) {
-        Verdict::Admissible(c) => c.length(),
-        Verdict::Inadmissible(v) => panic!("{}: witness rejected: {v:?}", inst.name),
-    }
-}
-
-/// Asserts with `backend` alone that `t` is the optimum: a checked schedule fits in `t` steps
-/// and the model at `t − 1` is infeasible.
-fn assert_backend_optimum(inst: &Instance, backend: BackendKind, t: u64) {
-    let options = SolveOptions::default();
-    match exact::decide(inst, backend, t, &options).unwrap() {
-        Decision::Feasible(checked) => {
-            assert_eq!(checked_length(inst, checked.schedule()), checked.length());
-            assert!(checked.length() <= t, "{} with {backend}", inst.name);
-        }
-        other => panic!("{} with {backend}: expected a schedule of length {t}, got {other:?}", inst.name),
-    }
-    assert_eq!(
-        exact::decide(inst, backend, t - 1, &options).unwrap(),
-        Decision::Infeasible,
-        "{} with {backend}: length {} should be infeasible",
-        inst.name,
-        t - 1
-    );
-}
 
 /// The optimum found by the search from the instance's lower bounds, with no incumbent.
 fn optimum(inst: &Instance, backend: BackendKind) -> u64 {

@@ -2,7 +2,7 @@
 //! registry entries in [`crate::heuristics::scatter_gather`]).
 
 use crate::bounds::scatter_gather::fdf_length;
-use crate::claims::{ClaimValue, Relation, Subject};
+use crate::claims::ClaimValue;
 use crate::spec::{Family, GatherMode, Instance, Model, Port, Problem};
 
 /// SG-4 (single-port scatter on a tree: the farthest-destination-first length, Theorem 1) or
@@ -32,14 +32,7 @@ pub fn optimum(instance: &Instance) -> Option<ClaimValue> {
         }
         _ => return None,
     };
-    Some(ClaimValue {
-        claim: claim.into(),
-        subject: Subject::Optimum,
-        about: about.into(),
-        value,
-        relation: Relation::Equal,
-        convention: convention.into(),
-    })
+    Some(ClaimValue::optimum_equals(claim, about, value, convention.into()))
 }
 
 /// The length of a distributed gather on the path P_0..P_n whose starts meet recursion (7)

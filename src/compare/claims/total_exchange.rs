@@ -3,7 +3,7 @@
 
 // The papers' optima are their own lower bounds (TE-1, TE-2): one formula serves both.
 use crate::bounds::total_exchange::{linear_array as t_opt_linear_array, ring as t_opt_ring};
-use crate::claims::{ClaimValue, Relation, Subject};
+use crate::claims::ClaimValue;
 use crate::spec::{Family, Instance, Model, PortRule, Problem};
 
 /// TE-13 (linear array) or TE-16 / TE-21 (odd / even ring): the F\* optimum of a full total
@@ -26,14 +26,7 @@ pub fn optimum(instance: &Instance) -> Option<ClaimValue> {
         }
         _ => return None,
     };
-    Some(ClaimValue {
-        claim: claim.into(),
-        subject: Subject::Optimum,
-        about: about.into(),
-        value,
-        relation: Relation::Equal,
-        convention: format!("{formula}; paper 004 time 1 is step 1"),
-    })
+    Some(ClaimValue::optimum_equals(claim, about, value, format!("{formula}; paper 004 time 1 is step 1")))
 }
 
 #[cfg(test)]

@@ -72,10 +72,10 @@
 //!   every step (`busy`). Under F1 and H1 a step's limit is a matching, not a channel count: no
 //!   such cut is written.
 
-use super::time_expanded::{Held, PortRules, UNREACHABLE, Window, bfs, span};
+use super::time_expanded::{Held, PortRules, UNREACHABLE, Window, bfs, every_port_rule, span};
 use super::{Encoder, EncoderEntry, Encoding, Event, Shape};
 use crate::exact::ir::{Linear, Model, Sense, VarId};
-use crate::spec::{Applicability, Instance, Mode, Model as CommModel, ModelClass, PortRule, ProblemKind};
+use crate::spec::{Applicability, Instance, Mode, Model as CommModel, PortRule, ProblemKind};
 use std::cell::OnceCell;
 
 /// The registry entry: gossip under every port rule, any packet size, any network.
@@ -84,12 +84,7 @@ pub const ENTRY: EncoderEntry = EncoderEntry {
     source: "003 §1 (H*, p = 1; GOS-1, GOS-2, GOS-16, GOS-17, GOS-19), any port rule of 003 §1, any p",
     applicability: Applicability {
         problems: &[ProblemKind::Gossip],
-        models: &[
-            ModelClass::StoreForward { rule: PortRule::FStar, mode: Mode::Copy },
-            ModelClass::StoreForward { rule: PortRule::HStar, mode: Mode::Copy },
-            ModelClass::StoreForward { rule: PortRule::F1, mode: Mode::Copy },
-            ModelClass::StoreForward { rule: PortRule::H1, mode: Mode::Copy },
-        ],
+        models: &every_port_rule(Mode::Copy),
         families: &[],
         refine: None,
         model_note: "",

@@ -30,8 +30,19 @@
 //! - H1: `duplex` Σ_{out of v} use + Σ_{into v} use ≤ 1 for every node.
 
 use crate::exact::ir::{Linear, Model, Sense, VarId};
-use crate::spec::{Network, Node, PortRule};
+use crate::spec::{Mode, ModelClass, Network, Node, PortRule};
 use std::collections::VecDeque;
+
+/// The model classes a store-and-forward encoder accepts: every port rule of paper 003 §1
+/// (F*, H*, F1, H1, all handled by [`PortRules`]) in `mode`.
+pub const fn every_port_rule(mode: Mode) -> [ModelClass; 4] {
+    [
+        ModelClass::StoreForward { rule: PortRule::FStar, mode },
+        ModelClass::StoreForward { rule: PortRule::HStar, mode },
+        ModelClass::StoreForward { rule: PortRule::F1, mode },
+        ModelClass::StoreForward { rule: PortRule::H1, mode },
+    ]
+}
 
 /// The distance of a node [`bfs`] cannot reach.
 pub const UNREACHABLE: u64 = u64::MAX;

@@ -44,12 +44,10 @@
 //! Outside these windows the variable is the constant 0. On a linear array this leaves each
 //! token its unique route; on a ring, the two directions.
 
-use super::time_expanded::{PortRules, UNREACHABLE, Window, bfs, span};
+use super::time_expanded::{PortRules, UNREACHABLE, Window, bfs, every_port_rule, span};
 use super::{Encoder, EncoderEntry, Encoding, Event, Shape};
 use crate::exact::ir::{Linear, Model, Sense, VarId};
-use crate::spec::{
-    Applicability, Instance, Mode, Model as CommModel, ModelClass, Packet, PortRule, ProblemKind,
-};
+use crate::spec::{Applicability, Instance, Mode, Model as CommModel, Packet, PortRule, ProblemKind};
 use std::cell::OnceCell;
 use std::collections::HashMap;
 
@@ -59,12 +57,7 @@ pub const ENTRY: EncoderEntry = EncoderEntry {
     source: "004 §2 (TE-1, TE-2, TE-3, TE-13, TE-16, TE-21, TE-22), any port rule of 003 §1 (TE-23)",
     applicability: Applicability {
         problems: &[ProblemKind::TotalExchange],
-        models: &[
-            ModelClass::StoreForward { rule: PortRule::FStar, mode: Mode::Move },
-            ModelClass::StoreForward { rule: PortRule::HStar, mode: Mode::Move },
-            ModelClass::StoreForward { rule: PortRule::F1, mode: Mode::Move },
-            ModelClass::StoreForward { rule: PortRule::H1, mode: Mode::Move },
-        ],
+        models: &every_port_rule(Mode::Move),
         families: &[],
         refine: None,
         model_note: "",
