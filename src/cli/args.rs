@@ -153,9 +153,10 @@ pub enum Command {
         /// list is I modulo N, so N jobs of a cluster array cover every instance once.
         #[arg(long)]
         shard: Option<String>,
-        /// Exact backend, or skip the exact layer with --no-exact.
-        #[arg(long, value_enum, default_value_t = BackendArg::Ilp)]
-        backend: BackendArg,
+        /// Exact backend (default: the measured choice per problem, as `solve --method exact`),
+        /// or skip the exact layer with --no-exact.
+        #[arg(long, value_enum)]
+        backend: Option<BackendArg>,
         /// Skip the exact layer.
         #[arg(long)]
         no_exact: bool,

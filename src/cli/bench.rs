@@ -307,9 +307,13 @@ pub const EXACT_DEFAULT: [&str; 4] = [
 ];
 
 /// `bench --exact`: per instance and available backend, the seconds to decide the exact model
-/// at the optimum T* (a checked witness) and at T* − 1 (infeasible). T* comes from the SAT
-/// backend's certified search (the first available backend without it); a decision that runs
-/// out of `timeout` seconds prints `timeout`. Timings are printed, never asserted.
+/// at the optimum T* (a checked witness) and at T* − 1 (infeasible), and the seconds of the
+/// whole certified search `solve` runs (the algorithms' incumbent, the bounds, the probes, and
+/// for SAT the LRAT proof of T* − 1 produced and checked when no bound meets the optimum), or
+/// the bounds it stopped at. T* comes from the SAT backend's certified search (the first available backend
+/// without it); a decision that runs out of `timeout` seconds prints `timeout`. These figures
+/// order each encoder's [`backends`](commsched::exact::encode::EncoderEntry::backends). Timings
+/// are printed, never asserted.
 pub fn exact(paths: &[std::path::PathBuf], timeout: f64, out: &mut dyn Write) -> Result<u8> {
     use commsched::compare::{Algorithms, AssessOptions, assess};
     use commsched::exact::{self, BackendKind, Decision, SolveOptions};
@@ -326,15 +330,15 @@ pub fn exact(paths: &[std::path::PathBuf], timeout: f64, out: &mut dyn Write) ->
     w(
         out,
         format!(
-            "{:<22} {:>4} {:<8} {:>16} {:>20}\n",
-            "instance", "T*", "backend", "witness at T* s", "infeasible at T*-1 s"
+            "{:<22} {:>4} {:<8} {:>16} {:>20} {:>12}\n",
+            "instance", "T*", "backend", "witness at T* s", "infeasible at T*-1 s", "certified s"
         ),
     )?;
     for (_, file) in instance_files(paths)? {
         let inst = load_instance(&file)?;
         let assess_options = AssessOptions {
             algorithms: Algorithms::Applicable,
-            exact: Some(reference),
+            exact: Some(reference.into()),
             solve: options.clone(),
             fail_fast: false,
         };
@@ -360,9 +364,31 @@ pub fn exact(paths: &[std::path::PathBuf], timeout: f64, out: &mut dyn Write) ->
                 })
             };
             let below = if t == 0 { "-".to_string() } else { time(t - 1)? };
+            let start = Instant::now();
+            let search = assess(
+                &inst,
+                None,
+                &AssessOptions { exact: Some(backend.into()), ..assess_options.clone() },
+            )?;
+            let search = match (search.answer.certificate, search.answer.length) {
+                (Some(_), Some(_)) => format!("{:.2}", start.elapsed().as_secs_f64()),
+                (_, upper) => format!(
+                    "[{}, {}]",
+                    search.answer.lower_bound.map_or("-".into(), |l| l.to_string()),
+                    upper.map_or("-".into(), |u| u.to_string())
+                ),
+            };
             w(
                 out,
-                format!("{:<22} {:>4} {:<8} {:>16} {:>20}\n", inst.name, t, backend.name(), time(t)?, below),
+                format!(
+                    "{:<22} {:>4} {:<8} {:>16} {:>20} {:>12}\n",
+                    inst.name,
+                    t,
+                    backend.name(),
+                    time(t)?,
+                    below,
+                    search
+                ),
             )?;
         }
     }

@@ -16,7 +16,7 @@ use commsched::compare::ratios;
 use commsched::compare::report::{self, Entry, Report, RunInfo};
 use commsched::compare::{Algorithms, AssessOptions, Assessment, Status, assess};
 use commsched::error::{Error, InputError, Result};
-use commsched::exact::{self, BackendKind, SolveOptions, encode};
+use commsched::exact::{self, BackendChoice, BackendKind, SolveOptions, encode};
 use commsched::heuristics;
 use commsched::proof::folder;
 use commsched::spec::io::{
@@ -114,10 +114,10 @@ pub fn run(cli: Cli) -> Result<u8> {
             write!(out, "{}", instance_to_toml(&inst)).map_err(io_err("<stdout>"))?;
             Ok(0)
         }
-        Command::Report { paths, out: dir, backend, no_exact, limits, jobs, shard } => report_cmd(
+        Command::Report { paths, out: dir, backend: b, no_exact, limits, jobs, shard } => report_cmd(
             &paths,
             dir.as_deref(),
-            (!no_exact).then_some(backend),
+            (!no_exact).then(|| b.map_or(BackendChoice::Measured, |b| backend(b).into())),
             &limits,
             (jobs, shard.as_deref()),
             format,
@@ -382,10 +382,10 @@ fn bounds_cmd(instance: &Path, format: Format, out: &mut dyn Write) -> Result<u8
 /// default backend), which also runs every applicable algorithm for its incumbent.
 fn assess_options(method: &str, limits: &Limits) -> Result<AssessOptions> {
     let exact = match method {
-        "exact" => Some(exact::default_backend()),
-        "ilp" => Some(BackendKind::Ilp),
-        "smt" => Some(BackendKind::Smt),
-        "sat" => Some(BackendKind::Sat),
+        "exact" => Some(BackendChoice::Measured),
+        "ilp" => Some(BackendKind::Ilp.into()),
+        "smt" => Some(BackendKind::Smt.into()),
+        "sat" => Some(BackendKind::Sat.into()),
         _ => None,
     };
     let algorithms = match exact {
@@ -769,7 +769,7 @@ fn assess_all(files: &[PathBuf], options: &AssessOptions, jobs: usize) -> Vec<En
 fn report_cmd(
     paths: &[PathBuf],
     dir: Option<&Path>,
-    b: Option<BackendArg>,
+    exact: Option<BackendChoice>,
     limits: &Limits,
     (jobs, shard): (usize, Option<&str>),
     format: Format,
@@ -780,7 +780,7 @@ fn report_cmd(
     let paths = if paths.is_empty() { &default[..] } else { paths };
     let options = AssessOptions {
         algorithms: Algorithms::Applicable,
-        exact: b.map(backend),
+        exact,
         solve: solve_options(limits)?,
         fail_fast: false,
     };
@@ -847,7 +847,7 @@ struct EncoderEntry {
 }
 
 fn list(format: Format, out: &mut dyn Write) -> Result<u8> {
-    let backends: Vec<&'static str> = BackendKind::available().iter().map(|b| b.name()).collect();
+    let available = BackendKind::available();
     let problems: Vec<ProblemMethods> = ProblemKind::ALL
         .into_iter()
         .map(|p| ProblemMethods {
@@ -863,7 +863,7 @@ fn list(format: Format, out: &mut dyn Write) -> Result<u8> {
                 .map(|e| EncoderEntry {
                     encoder: e.name,
                     applies: e.applicability.describe(),
-                    backends: backends.clone(),
+                    backends: e.backends.iter().filter(|b| available.contains(b)).map(|b| b.name()).collect(),
                 })
                 .collect(),
         })
@@ -871,7 +871,7 @@ fn list(format: Format, out: &mut dyn Write) -> Result<u8> {
     let text = if format == Format::Json {
         serde_json::to_string_pretty(&problems).expect("the list serialises") + "\n"
     } else {
-        let exact = "exact | ilp | smt";
+        let exact = "exact | ilp | smt | sat";
         let width = problems
             .iter()
             .flat_map(|p| &p.algorithms)
@@ -887,7 +887,7 @@ fn list(format: Format, out: &mut dyn Write) -> Result<u8> {
             }
             for e in &p.exact {
                 text += &format!(
-                    "  {exact:<width$} exact optimum with certificate, encoder `{}` ({}); backends: {}\n",
+                    "  {exact:<width$} exact optimum with certificate, encoder `{}` ({}); backends in the order `exact` prefers: {}\n",
                     e.encoder,
                     e.applies,
                     e.backends.join(", ")

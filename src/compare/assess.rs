@@ -9,7 +9,7 @@ use crate::certify::{Certificate, certify};
 use crate::checker::{self, Checked, Producer, Violation};
 use crate::claims::{ClaimValue, ClaimVerdict, Relation, Subject};
 use crate::error::Error;
-use crate::exact::{self, BackendKind, Outcome, SolveOptions, StopReason};
+use crate::exact::{self, BackendChoice, BackendKind, Outcome, SolveOptions, StopReason};
 use crate::heuristics::{self, Method};
 use crate::spec::{Instance, ProblemKind, Schedule};
 use serde::Serialize;
@@ -54,8 +54,9 @@ pub enum Algorithms {
 pub struct AssessOptions {
     /// The algorithms to run.
     pub algorithms: Algorithms,
-    /// The exact backend, or `None` to skip the exact layer.
-    pub exact: Option<BackendKind>,
+    /// The exact backend (a fixed one, or the measured choice per problem), or `None` to skip
+    /// the exact layer.
+    pub exact: Option<BackendChoice>,
     /// Limits of the exact search.
     pub solve: SolveOptions,
     /// Whether an exact layer that cannot run (no encoder, bad input, backend fault) fails the
@@ -239,7 +240,7 @@ pub fn assess(
         .map(|m| run_algorithm(instance, m, lower_bound.as_ref()))
         .collect();
     let incumbent = algorithms.iter().filter_map(|a| a.checked.as_ref()).min_by_key(|c| c.length()).cloned();
-    let (exact, exact_best) = match options.exact {
+    let (exact, exact_best) = match options.exact.map(|choice| choice.resolve(instance)) {
         Some(backend) => {
             let solve = SolveOptions {
                 timeout: options.solve.timeout.map(|t| t.saturating_sub(start.elapsed())),

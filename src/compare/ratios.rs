@@ -255,7 +255,7 @@ pub fn measure(options: &RatioOptions) -> Result<RatioRun> {
     options.validate()?;
     let assess_options = AssessOptions {
         algorithms: Algorithms::Applicable,
-        exact: Some(options.backend),
+        exact: Some(options.backend.into()),
         solve: options.solve.clone(),
         fail_fast: true,
     };

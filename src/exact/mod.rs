@@ -50,9 +50,51 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-/// The default backend: ILP (good_lp + microlp), embedded and dependency-free.
+/// The default backend: ILP (good_lp + microlp), embedded and dependency-free. It decides an
+/// instance no encoder claims (to report why) and any instance whose encoder lists no backend
+/// this build has.
 pub fn default_backend() -> BackendKind {
     BackendKind::Ilp
+}
+
+/// Which backend decides an instance: one the user named, or the measured choice of the
+/// instance's encoder ([`encode::EncoderEntry::backends`]), which `--method exact` and `report`
+/// use by default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BackendChoice {
+    /// The first backend of the encoder's measured order that this build includes.
+    Measured,
+    /// This backend, whatever the problem.
+    Fixed(BackendKind),
+}
+
+impl BackendChoice {
+    /// The backend that decides `instance`.
+    pub fn resolve(self, instance: &Instance) -> BackendKind {
+        match self {
+            BackendChoice::Fixed(kind) => kind,
+            BackendChoice::Measured => encode::encoder_for(instance)
+                .ok()
+                .and_then(|(entry, _)| {
+                    entry.backends.iter().copied().find(|b| BackendKind::available().contains(b))
+                })
+                .unwrap_or_else(default_backend),
+        }
+    }
+
+    /// `exact` for the measured choice, else the backend's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            BackendChoice::Measured => "exact",
+            BackendChoice::Fixed(kind) => kind.name(),
+        }
+    }
+}
+
+impl From<BackendKind> for BackendChoice {
+    fn from(kind: BackendKind) -> Self {
+        BackendChoice::Fixed(kind)
+    }
 }
 
 /// The default size guard: models with more variables are not built.

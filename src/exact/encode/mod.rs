@@ -14,6 +14,7 @@ pub mod gossip;
 pub mod time_expanded;
 pub mod total_exchange;
 
+use super::BackendKind;
 use super::ir::{Model, VarId};
 use crate::error::{Error, Result};
 use crate::spec::{
@@ -172,6 +173,10 @@ pub struct EncoderEntry {
     pub applicability: Applicability,
     /// Builds the encoder for an instance it applies to.
     pub build: for<'a> fn(&'a Instance) -> Box<dyn Encoder + 'a>,
+    /// The backends `--method exact` tries for its instances, fastest first as measured by
+    /// `commsched bench --exact` (README, "Exact backends compared"); the first one the build
+    /// includes decides ([`crate::exact::BackendChoice::Measured`]).
+    pub backends: &'static [BackendKind],
 }
 
 /// Every registered encoder.
