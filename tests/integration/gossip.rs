@@ -607,3 +607,25 @@ proptest! {
         }
     }
 }
+
+/// Ours, `torus-cut-in` (the torus phases overlapped the way Theorem 1 overlaps the mesh's), for
+/// every square torus n = 3..=30, checked: on even tori it meets Lemma 2 (n²/2, GOS-2), so it is
+/// optimal as Theorem 2's algorithm is; on odd tori it is one round shorter than Theorem 3's
+/// (n² + 1)/2 + 1 (GOS-23) when n ≡ 3 (mod 4) and n ≥ 7, one above Lemma 2, and equal to
+/// Theorem 3 otherwise, two above Lemma 2.
+#[test]
+fn torus_cut_in_for_every_n_up_to_30() {
+    for n in 3..=30u64 {
+        let inst = instance(&format!("torus:{n}x{n}"));
+        let (checked, _) = run_on("torus-cut-in", &inst);
+        let bound = lower_bound(&inst);
+        assert_eq!(bound, (n * n - 1).div_ceil(2), "n = {n}: Lemma 2");
+        let theorem3 = (n * n).div_ceil(2) + 1;
+        let expected = match n % 4 {
+            0 | 2 => n * n / 2,
+            3 if n >= 7 => theorem3 - 1,
+            _ => theorem3,
+        };
+        assert_eq!(checked.length(), expected, "n = {n}");
+    }
+}
