@@ -82,10 +82,10 @@ impl BackendChoice {
         }
     }
 
-    /// `exact` for the measured choice, else the backend's name.
+    /// `per-encoder` for the measured choice, else the backend's name.
     pub fn name(self) -> &'static str {
         match self {
-            BackendChoice::Measured => "exact",
+            BackendChoice::Measured => "per-encoder",
             BackendChoice::Fixed(kind) => kind.name(),
         }
     }
