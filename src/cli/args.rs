@@ -212,6 +212,10 @@ pub enum Command {
         /// Random 12-message ULA chatting instances the exact layer certifies alone (0: none).
         #[arg(long, default_value_t = 20)]
         exact_draws: usize,
+        /// Random 12-node trees whose distributed gather `solve --method exact` certifies (0:
+        /// none).
+        #[arg(long, default_value_t = 10)]
+        tree_draws: usize,
         /// Instead, the exact table: per instance and backend, seconds to decide the exact model
         /// at the optimum T* (a witness) and at T* − 1 (infeasible).
         #[arg(long)]
@@ -219,7 +223,8 @@ pub enum Command {
         /// Instance files or directories for `--exact` (default: a small set, one per encoder
         /// family).
         instances: Vec<PathBuf>,
-        /// Time limit, in seconds, of each exact solve (`--exact-draws`) or decision (`--exact`).
+        /// Time limit, in seconds, of each exact solve (`--exact-draws`, `--tree-draws`) or decision
+        /// (`--exact`).
         #[arg(long, default_value = "10")]
         timeout: String,
     },

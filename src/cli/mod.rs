@@ -137,13 +137,22 @@ pub fn run(cli: Cli) -> Result<u8> {
             });
             ratios_cmd(options.collect(), dir.as_deref(), &mut out)
         }
-        Command::Bench { sizes, trees, messages, exact_draws, exact: run_exact, instances, timeout } => {
+        Command::Bench {
+            sizes,
+            trees,
+            messages,
+            exact_draws,
+            tree_draws,
+            exact: run_exact,
+            instances,
+            timeout,
+        } => {
             let limits = Limits { timeout, max_vars: exact::DEFAULT_MAX_VARIABLES };
             let timeout = solve_options(&limits)?.timeout.expect("solve_options sets a timeout");
             if run_exact {
                 bench::exact(&instances, timeout.as_secs_f64(), &mut out)
             } else {
-                let chatting = bench::Chatting { messages, exact_draws, exact_timeout: timeout };
+                let chatting = bench::Chatting { messages, exact_draws, tree_draws, exact_timeout: timeout };
                 bench::run(&sizes, &trees, cli.max_events, &chatting, format, &mut out)
             }
         }

@@ -295,17 +295,34 @@ fn ratios_writes_table_csv_and_chart_and_names_bad_flags() {
 
 #[test]
 fn bench_checks_every_chatting_algorithm_and_reports_the_exact_draws() {
-    let (code, stdout, stderr) =
-        run(&["bench", "--sizes", "4", "--messages", "40", "--exact-draws", "2", "--timeout", "60"]);
+    let (code, stdout, stderr) = run(&[
+        "bench",
+        "--sizes",
+        "4",
+        "--messages",
+        "40",
+        "--exact-draws",
+        "2",
+        "--tree-draws",
+        "1",
+        "--timeout",
+        "5",
+    ]);
     assert_eq!(code, 0, "{stderr}");
     assert!(!stdout.contains("INADMISSIBLE"), "{stdout}");
     for method in ["first-fit", "recursive-cut", "esm-slot-refined", "bt-cut-decomposition"] {
         assert!(stdout.contains(&format!(" {method} ")), "{method}: {stdout}");
     }
-    for kind in ["chatting (T_opt)", "virtual (S_opt)"] {
-        let line = stdout.lines().find(|l| l.starts_with(kind)).unwrap();
-        let cells: Vec<&str> = line[kind.len()..].split_whitespace().collect();
-        assert_eq!(cells[0], "2", "{line}");
+    for (on, schedule, setting, draws) in [
+        ("ula:8, 12 messages", "chatting", "ilp alone", "2"),
+        ("ula:8, 12 messages", "virtual", "ilp alone", "2"),
+        ("12-node trees, lengths 0..4", "distributed gather", "solve --method exact", "1"),
+    ] {
+        let line = stdout.lines().find(|l| l.starts_with(on) && l.contains(schedule)).unwrap();
+        assert!(line.contains(setting), "{line}");
+        // The last four cells: draws, certified, median s, max s.
+        let cells: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(cells[cells.len() - 4], draws, "{line}");
     }
 }
 
@@ -326,15 +343,27 @@ fn list_and_bench_print_json_and_other_commands_refuse_formats_they_cannot_print
             assert!(text.contains(&format!("  {name} ")), "{name} overflows its column");
         }
     }
-    let (code, v) = json(&["bench", "--sizes", "4", "--messages", "20", "--exact-draws", "0"]);
+    let (code, v) =
+        json(&["bench", "--sizes", "4", "--messages", "20", "--exact-draws", "0", "--tree-draws", "0"]);
     assert_eq!(code, 0);
     let rows = v["rows"].as_array().unwrap();
     assert!(
         rows.iter().any(|r| r["network"] == "path:4" && r["method"] == "furthest-first" && r["length"] == 4)
     );
     assert!(rows.iter().all(|r| r["violations"] == 0 && r["length"].is_u64()));
-    let (code, v) =
-        json(&["--max-events", "10", "bench", "--sizes", "4", "--messages", "20", "--exact-draws", "0"]);
+    let (code, v) = json(&[
+        "--max-events",
+        "10",
+        "bench",
+        "--sizes",
+        "4",
+        "--messages",
+        "20",
+        "--exact-draws",
+        "0",
+        "--tree-draws",
+        "0",
+    ]);
     assert_eq!(code, 0);
     assert_eq!(v["skipped"][0]["network"], "path:4");
     assert_eq!(v["skipped"][0]["events"], 20);
@@ -379,8 +408,19 @@ fn report_shards_cover_every_instance_once() {
 /// time reversal), and a tree over `--max-events` is skipped with a line saying so.
 #[test]
 fn bench_trees_rows_are_checked_and_guarded() {
-    let (code, stdout, stderr) =
-        run(&["bench", "--sizes", "4", "--trees", "60:400", "--messages", "20", "--exact-draws", "0"]);
+    let (code, stdout, stderr) = run(&[
+        "bench",
+        "--sizes",
+        "4",
+        "--trees",
+        "60:400",
+        "--messages",
+        "20",
+        "--exact-draws",
+        "0",
+        "--tree-draws",
+        "0",
+    ]);
     assert_eq!(code, 0, "{stderr}");
     let length = |method: &str| {
         let row = stdout.lines().find(|l| l.split_whitespace().nth(1) == Some(method)).expect(method);
@@ -400,6 +440,8 @@ fn bench_trees_rows_are_checked_and_guarded() {
         "--messages",
         "20",
         "--exact-draws",
+        "0",
+        "--tree-draws",
         "0",
     ]);
     assert_eq!(code, 0);
