@@ -825,10 +825,62 @@ fn report_cmd(
                 w(&report, &mut file).map_err(io_err(&path.display().to_string()))?;
                 writeln!(out, "wrote {}", path.display()).map_err(io_err("<stdout>"))?;
             }
+            write_pictures(&report, d, out)?;
         }
         None => write(format, out).map_err(io_err("<stdout>"))?,
     }
     Ok(if report.failed > 0 { 3 } else { 0 })
+}
+
+/// `report --out DIR`'s pictures: the per-problem plots and a space-time diagram of each
+/// instance's best checked schedule (`diagrams/NAME.svg`, where [`commsched::draw`] can draw
+/// it and it has at most [`report::MAX_DIAGRAM_CELLS`] cells), linked from report.md.
+fn write_pictures(report: &Report, dir: &Path, out: &mut dyn Write) -> Result<()> {
+    let write = |name: &str, text: &str| -> Result<()> {
+        let path = dir.join(name);
+        std::fs::write(&path, text).map_err(io_err(&path.display().to_string()))
+    };
+    let plots = report::plots(report);
+    for (name, svg) in &plots {
+        write(name, svg)?;
+    }
+    std::fs::create_dir_all(dir.join("diagrams"))
+        .map_err(io_err(&dir.join("diagrams").display().to_string()))?;
+    let mut diagrams = Vec::new();
+    for e in &report.instances {
+        let Some(a) = &e.assessment else { continue };
+        let Some(best) = &a.best else {
+            diagrams.push((a.instance.clone(), Err("no checked schedule".to_string())));
+            continue;
+        };
+        let drawn = load_instance(Path::new(&e.file))
+            .map_err(|e| e.to_string())
+            .and_then(|inst| commsched::draw::diagram(&inst, best.schedule()).map_err(|e| e.to_string()))
+            .and_then(|d| match d.cells.len() {
+                n if n > report::MAX_DIAGRAM_CELLS => {
+                    Err(format!("{n} cells, over {}", report::MAX_DIAGRAM_CELLS))
+                }
+                _ => Ok(d),
+            });
+        let file = match drawn {
+            Ok(d) => {
+                let name = format!("diagrams/{}.svg", a.instance);
+                write(&name, &d.to_svg())?;
+                Ok(name)
+            }
+            Err(why) => Err(why),
+        };
+        diagrams.push((a.instance.clone(), file));
+    }
+    let md = dir.join("report.md");
+    let mut file =
+        std::fs::OpenOptions::new().append(true).open(&md).map_err(io_err(&md.display().to_string()))?;
+    let names: Vec<String> = plots.into_iter().map(|(n, _)| n).collect();
+    report::write_pictures(&names, &diagrams, &mut file).map_err(io_err(&md.display().to_string()))?;
+    let drawn = diagrams.iter().filter(|(_, f)| f.is_ok()).count();
+    writeln!(out, "wrote {} plots and {drawn} diagrams in {}", names.len(), dir.display())
+        .map_err(io_err("<stdout>"))?;
+    Ok(())
 }
 
 /// One problem in `list --format json`: its algorithms and exact encoders.

@@ -417,3 +417,75 @@ pub fn write_csv(r: &Report, out: &mut dyn Write) -> io::Result<()> {
 pub fn write_json(r: &Report, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "{}", serde_json::to_string_pretty(r).expect("a report serialises"))
 }
+
+/// The most cells a space-time diagram of `report --out` may have; a larger schedule is listed
+/// in report.md without a picture (its SVG would be megabytes).
+pub const MAX_DIAGRAM_CELLS: usize = 5_000;
+
+/// Per-problem plots of length against network size (nodes), one SVG per problem with an
+/// assessed instance: the strongest lower bound and the exact optimum (dashed: what is proven),
+/// each algorithm's checked length and the paper schedule's. Instances of one size stack at
+/// one x. Returns `(file name, SVG)` in problem order.
+pub fn plots(r: &Report) -> Vec<(String, String)> {
+    let mut by_problem: BTreeMap<String, Vec<&Assessment>> = BTreeMap::new();
+    for a in r.instances.iter().filter_map(|e| e.assessment.as_ref()) {
+        by_problem.entry(a.problem.to_string()).or_default().push(a);
+    }
+    by_problem
+        .into_iter()
+        .map(|(problem, mut runs)| {
+            let nodes =
+                |a: &Assessment| crate::spec::Network::parse(&a.network).map_or(f64::NAN, |n| n.len() as f64);
+            runs.sort_by(|a, b| nodes(a).total_cmp(&nodes(b)));
+            let mut series: BTreeMap<(u8, String), Vec<(f64, f64)>> = BTreeMap::new();
+            let mut add = |rank: u8, label: &str, x: f64, y: Option<u64>| {
+                if let Some(y) = y {
+                    series.entry((rank, label.to_string())).or_default().push((x, y as f64));
+                }
+            };
+            for a in &runs {
+                let x = nodes(a);
+                add(0, "lower bound", x, a.lower_bound.as_ref().map(|b| b.value));
+                if let Some(ExactAnswer::Optimal { optimum, .. }) = a.exact.as_ref().map(|e| &e.answer) {
+                    add(1, "exact optimum", x, Some(*optimum));
+                }
+                add(2, "paper schedule", x, a.paper_schedule.as_ref().and_then(|p| p.length));
+                for m in &a.algorithms {
+                    add(3, m.method, x, m.length);
+                }
+            }
+            let chart = crate::svg::LineChart {
+                title: format!("{problem}: schedule length against network size ({} instances)", runs.len()),
+                x_label: "nodes".into(),
+                y_label: "length (steps)".into(),
+                series: series
+                    .into_iter()
+                    .map(|((rank, label), points)| crate::svg::Series { label, points, dashed: rank < 2 })
+                    .collect(),
+            };
+            (format!("plot-{problem}.svg"), chart.to_svg())
+        })
+        .collect()
+}
+
+/// The Markdown section report.md ends with when `report --out` wrote pictures: the per-problem
+/// plots, then each instance's space-time diagram (`diagrams`: instance and file, or why there
+/// is none).
+pub fn write_pictures(
+    plots: &[String],
+    diagrams: &[(String, Result<String, String>)],
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    writeln!(out, "\n## Pictures\n")?;
+    for p in plots {
+        writeln!(out, "- [{p}]({p})")?;
+    }
+    writeln!(out, "\nSpace-time diagrams of each instance's best checked schedule:\n")?;
+    for (instance, file) in diagrams {
+        match file {
+            Ok(f) => writeln!(out, "- {instance}: [{f}]({f})")?,
+            Err(why) => writeln!(out, "- {instance}: no diagram ({why})")?,
+        }
+    }
+    Ok(())
+}

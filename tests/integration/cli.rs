@@ -539,3 +539,45 @@ fn verify_accepts_a_lower_bound_folder() {
     assert_eq!(code, 0, "{stdout}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `report --out DIR --jobs 2` writes the four formats, a plot per problem and a space-time
+/// diagram per instance, and report.md links every picture it wrote: on paper 004's path
+/// instances and paper 001's figures, every best schedule is drawable (store-and-forward and
+/// bufferless), and each diagram's title carries the checked length the report states.
+#[test]
+fn report_out_writes_every_format_and_links_its_pictures() {
+    let dir = std::env::temp_dir().join(format!("commsched-report-out-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    let (code, stdout, stderr) = run(&[
+        "report",
+        "instances/004/path4.toml",
+        "instances/004/path6-fig2.toml",
+        "instances/001/scatter-fig1a.toml",
+        "--out",
+        d,
+        "--jobs",
+        "2",
+        "--no-exact",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("wrote 2 plots and 3 diagrams"), "{stdout}");
+    for f in ["report.txt", "report.md", "report.json", "report.csv"] {
+        assert!(dir.join(f).is_file(), "{f}");
+    }
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    for (picture, instance, length) in [
+        ("plot-total-exchange.svg", "", ""),
+        ("plot-scatter.svg", "", ""),
+        ("diagrams/path4.svg", "path4", "4"),
+        ("diagrams/path6-fig2.svg", "path6-fig2", "9"),
+        ("diagrams/scatter-fig1a.svg", "scatter-fig1a", "10"),
+    ] {
+        assert!(md.contains(&format!("[{picture}]({picture})")), "{picture}: {md}");
+        let svg = std::fs::read_to_string(dir.join(picture)).unwrap();
+        assert!(svg.starts_with("<svg"), "{picture}");
+        if !instance.is_empty() {
+            assert!(svg.contains(instance) && svg.contains(&format!("length {length}")), "{picture}");
+        }
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
