@@ -258,17 +258,18 @@ fn unreachable_destinations_are_infeasible_at_every_horizon() {
 
 #[test]
 fn other_problems_are_not_applicable() {
-    // Product on the fat-tree is outside every encoder: the refusal names each entry's reason.
+    // A multi-port scatter is outside every encoder (paper 001 is single-port): the refusal
+    // names each entry's reason.
     let inst = commsched::spec::io::parse_instance(
-        "problem = \"product\"\nnetwork = \"fat-tree:4\"\n[model]\nkind = \"fat-tree\"\ncapacity = \"const:1\"\n",
+        "problem = \"scatter\"\nnetwork = \"path:3\"\nlengths = [1, 1]\n[model]\nkind = \"bufferless\"\nport = \"multi\"\n",
         "<test>",
-        "product",
+        "scatter-multi-port",
     )
     .unwrap();
     let Err(Error::NotApplicable { reason, .. }) =
         exact::solve(&inst, BackendKind::Ilp, &SolveOptions::default(), &[], None)
     else {
-        panic!("product on the fat-tree has no encoder")
+        panic!("a multi-port scatter has no encoder")
     };
     for entry in exact::encode::ENCODERS {
         assert!(reason.contains(&format!("{}: ", entry.name)), "{} gives no reason: {reason}", entry.name);
