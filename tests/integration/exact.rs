@@ -393,3 +393,21 @@ fn fat_tree_broadcast_optima_on_eight_processors() {
         }
     }
 }
+
+/// Paper 002 §5, Fig. 2 relation 3 (FT-23): the product on fat-tree:8 under Fig. 1's capacity
+/// w = log n + 1 takes exactly as long as the broadcast (8, certified above) with every backend,
+/// and no registered product algorithm is shorter (the reversed broadcast takes 12).
+#[test]
+fn fat_tree_product_optimum_on_eight_processors_is_the_broadcasts() {
+    let inst = commsched::spec::io::load_instance(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("instances/002/fattree8-fig2-product.toml"),
+    )
+    .unwrap();
+    for backend in BackendKind::available() {
+        assert_eq!(optimum(&inst, backend).0, 8, "{backend}");
+        assert_backend_optimum(&inst, backend, 8);
+    }
+    for m in commsched::heuristics::all().iter().filter(|m| m.applies(&inst).is_ok()) {
+        assert!(checked_length(&inst, &m.produce(&inst).unwrap()) >= 8, "{}", m.name);
+    }
+}
