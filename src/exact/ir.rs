@@ -124,6 +124,11 @@ impl Linear {
         self
     }
 
+    /// Its value when it has no variables (`None` otherwise).
+    pub fn constant(&self) -> Option<i64> {
+        self.terms.is_empty().then_some(self.constant)
+    }
+
     /// `Σ var` over `vars`.
     pub fn sum(vars: &[VarId]) -> Self {
         Self { terms: vars.iter().map(|&v| (1, v)).collect(), constant: 0 }

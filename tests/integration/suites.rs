@@ -80,15 +80,23 @@ fn tiny_instances() -> Vec<Instance> {
         let name = format!("chatting-{net}-{}", model.replace(['\n', ' ', '"'], ""));
         out.push(parse_instance(&text, "<suite>", &name).unwrap());
     }
-    // Paper 002: broadcast on the ideal fat-tree, pipelined and in rounds, under one unit of
-    // capacity and under w = log + 1 (w(2) = 2 lets two messages share the channels above a pair).
-    for (net, capacity) in [("fat-tree:2", "const:1"), ("fat-tree:4", "const:1"), ("fat-tree:4", "log+1")] {
-        for rounds in [false, true] {
-            let text = format!(
-                "problem = \"broadcast\"\nnetwork = \"{net}\"\n[model]\nkind = \"fat-tree\"\ncapacity = \"{capacity}\"\nrounds = {rounds}\n"
-            );
-            let name = format!("broadcast-{net}-{capacity}-rounds-{rounds}");
-            out.push(parse_instance(&text, "<suite>", &name).unwrap());
+    // Paper 002: broadcast, product and prefix on the ideal fat-tree, pipelined and in rounds,
+    // under one unit of capacity and under w = log + 1 (w(2) = 2 lets two messages share the
+    // channels above a pair). Pipelined prefix under w = 1 on fat-tree:4 is left out: its
+    // exhaustive search alone takes seconds (it must rule out every schedule of 5 steps).
+    for problem in ["broadcast", "product", "prefix"] {
+        for (net, capacity) in [("fat-tree:2", "const:1"), ("fat-tree:4", "const:1"), ("fat-tree:4", "log+1")]
+        {
+            for rounds in [false, true] {
+                if (problem, net, capacity, rounds) == ("prefix", "fat-tree:4", "const:1", false) {
+                    continue;
+                }
+                let text = format!(
+                    "problem = \"{problem}\"\nnetwork = \"{net}\"\n[model]\nkind = \"fat-tree\"\ncapacity = \"{capacity}\"\nrounds = {rounds}\n"
+                );
+                let name = format!("{problem}-{net}-{capacity}-rounds-{rounds}");
+                out.push(parse_instance(&text, "<suite>", &name).unwrap());
+            }
         }
     }
     out
@@ -210,11 +218,23 @@ pub(crate) fn brute_force(inst: &Instance, limit: u64) -> Option<u64> {
 /// step and round).
 fn fat_tree_search(inst: &Instance, limit: u64) -> Option<u64> {
     let Model::FatTree { capacity, rounds } = &inst.model else { return None };
-    if inst.problem != Problem::Broadcast {
-        return None;
-    }
     let n = inst.network.len();
     let levels = n.trailing_zeros() as usize;
+    if inst.problem != Problem::Broadcast {
+        return (0..=limit).find(|&horizon| {
+            let search = FatTreeSearch { caps: (0..levels).map(|k| capacity.w(1 << k)).collect(), horizon };
+            let goals: Vec<Option<Span>> = match inst.problem {
+                Problem::Product => (0..n).map(|i| (i == 0).then_some((0, n - 1))).collect(),
+                _ => (0..n).map(|i| Some((0, i))).collect(),
+            };
+            let mut combine = Combine { goals, held: vec![Vec::new(); n], receipts: HashSet::new() };
+            if *rounds {
+                search.combine_in_rounds(1, &mut combine)
+            } else {
+                search.combine_pipelined(1, &mut combine, &mut Loads::new())
+            }
+        });
+    }
     (0..=limit).find(|&horizon| {
         let search = FatTreeSearch { caps: (0..levels).map(|k| capacity.w(1 << k)).collect(), horizon };
         let mut holds = vec![None; n];
@@ -312,6 +332,143 @@ impl FatTreeSearch {
             }
             if found {
                 return true;
+            }
+        }
+        false
+    }
+}
+
+/// An index range [lo, hi]: the product a_lo ⋆ … ⋆ a_hi.
+type Span = (usize, usize);
+
+/// The state of a product or prefix search: P_i starts with [i, i] and must end able to form
+/// `goals[i]`; `held[v]`: the ranges v has received, with the step from whose end it holds
+/// them; `receipts`: the (processor, step) pairs that already receive a message.
+struct Combine {
+    goals: Vec<Option<Span>>,
+    held: Vec<Vec<(Span, u64)>>,
+    receipts: HashSet<(usize, u64)>,
+}
+
+/// What the product and prefix search does once a step's (or round's) sends are chosen, given
+/// the (receiver, arrival) pairs chosen.
+type ContinueRanges<'a> = dyn FnMut(&mut Combine, &mut Loads, &[(usize, u64)]) -> bool + 'a;
+
+impl Combine {
+    /// `forms[lo][hi]`: whether v can chain [lo, hi] at the end of step τ from [v, v] and what
+    /// it holds by then (a_lo ⋆ … ⋆ a_hi only from adjacent ranges: ⋆ need not commute).
+    fn forms(&self, v: usize, tau: u64) -> Vec<Vec<bool>> {
+        let n = self.held.len();
+        let held: Vec<Span> =
+            self.held[v].iter().filter(|&&(_, t)| t <= tau).map(|&(r, _)| r).chain([(v, v)]).collect();
+        let mut forms = vec![vec![false; n]; n];
+        for lo in (0..n).rev() {
+            for &(_, b) in held.iter().filter(|&&(a, _)| a == lo) {
+                let (head, tail) = forms.split_at_mut(b + 1);
+                head[lo][b] = true;
+                if let Some(next) = tail.first() {
+                    for (f, &g) in head[lo].iter_mut().zip(next).skip(b + 1) {
+                        *f |= g;
+                    }
+                }
+            }
+        }
+        forms
+    }
+
+    fn done(&self, horizon: u64) -> bool {
+        self.goals.iter().enumerate().all(|(v, g)| g.is_none_or(|(lo, hi)| self.forms(v, horizon)[lo][hi]))
+    }
+}
+
+impl FatTreeSearch {
+    /// Product or prefix, pipelined: step s chooses each processor's send.
+    fn combine_pipelined(&self, s: u64, state: &mut Combine, loads: &mut Loads) -> bool {
+        if s > self.horizon {
+            return state.done(self.horizon);
+        }
+        let senders: Vec<usize> = (0..state.held.len()).collect();
+        self.choose_ranges(&senders, s, false, state, loads, &mut Vec::new(), &mut |state, loads, _| {
+            self.combine_pipelined(s + 1, state, loads)
+        })
+    }
+
+    /// Product or prefix in rounds: a round starting in s whose tallest message has height H
+    /// lasts 2H steps; each processor receives at most one message per round.
+    fn combine_in_rounds(&self, s: u64, state: &mut Combine) -> bool {
+        if state.done(s - 1) {
+            return true;
+        }
+        let senders: Vec<usize> = (0..state.held.len()).collect();
+        self.choose_ranges(
+            &senders,
+            s,
+            true,
+            state,
+            &mut Loads::new(),
+            &mut Vec::new(),
+            &mut |state, _, sent| {
+                let Some(end) = sent.iter().map(|&(_, t)| t).max() else { return false };
+                self.combine_in_rounds(end + 1, state)
+            },
+        )
+    }
+
+    /// Chooses for each of `senders` a target and a range it can form at the end of step
+    /// s − 1 (or nothing) in step s, then calls `next` with the (receiver, arrival) pairs
+    /// chosen. Only ranges the receiver cannot yet form the step before the arrival are sent
+    /// (deleting the others keeps a schedule admissible and every holding unchanged), and a
+    /// receiver gets at most one message per step (and per call when `per_round`).
+    #[allow(clippy::too_many_arguments)]
+    fn choose_ranges(
+        &self,
+        senders: &[usize],
+        s: u64,
+        per_round: bool,
+        state: &mut Combine,
+        loads: &mut Loads,
+        sent: &mut Vec<(usize, u64)>,
+        next: &mut ContinueRanges,
+    ) -> bool {
+        let Some((&a, rest)) = senders.split_first() else { return next(state, loads, sent) };
+        if self.choose_ranges(rest, s, per_round, state, loads, sent, next) {
+            return true;
+        }
+        let n = state.held.len();
+        let offers = state.forms(a, s - 1);
+        for b in (0..n).filter(|&b| b != a) {
+            let route = Self::cells(a, b, s);
+            let arrival = route.iter().map(|&(_, t)| t).max().unwrap();
+            if arrival > self.horizon
+                || state.receipts.contains(&(b, arrival))
+                || (per_round && sent.iter().any(|&(r, _)| r == b))
+                || route.iter().any(|c| loads.get(c).copied().unwrap_or(0) >= self.caps[c.0.0])
+            {
+                continue;
+            }
+            let known = state.forms(b, arrival - 1);
+            for lo in 0..n {
+                for hi in lo..n {
+                    if !offers[lo][hi] || known[lo][hi] {
+                        continue;
+                    }
+                    for &c in &route {
+                        *loads.entry(c).or_default() += 1;
+                    }
+                    state.held[b].push(((lo, hi), arrival));
+                    state.receipts.insert((b, arrival));
+                    sent.push((b, arrival));
+                    let found = self.choose_ranges(rest, s, per_round, state, loads, sent, next);
+                    sent.pop();
+                    state.receipts.remove(&(b, arrival));
+                    state.held[b].pop();
+                    for c in &route {
+                        *loads.get_mut(c).unwrap() -= 1;
+                    }
+                    if found {
+                        return true;
+                    }
+                }
             }
         }
         false
@@ -594,4 +751,28 @@ fn the_exhaustive_search_knows_the_papers_values() {
     };
     assert_eq!(brute_force(&fat_tree(false), 12), Some(5));
     assert_eq!(brute_force(&fat_tree(true), 12), Some(6));
+}
+
+/// Paper 002 §5, Fig. 2 relation 3 (FT-23): a broadcast reversed in time is a product schedule
+/// of the same length, and a product schedule reversed is a broadcast (every a_i reaches P_0
+/// along a chain of messages; the capacity and processor rules are symmetric in time), so the
+/// two optima coincide. The exhaustive searches agree on every tiny fat-tree, and prefix, whose
+/// P_{N−1} needs the product, is never shorter.
+#[test]
+fn the_exhaustive_search_finds_product_as_long_as_broadcast() {
+    let tiny = tiny_instances();
+    let find =
+        |problem: &str, name: &str| tiny.iter().find(|i| i.name == name.replacen("broadcast", problem, 1));
+    let mut compared = 0;
+    for inst in
+        tiny.iter().filter(|i| i.problem == Problem::Broadcast && matches!(i.model, Model::FatTree { .. }))
+    {
+        let broadcast = brute_force(inst, 12).unwrap();
+        assert_eq!(brute_force(find("product", &inst.name).unwrap(), 12), Some(broadcast), "{}", inst.name);
+        if let Some(prefix) = find("prefix", &inst.name) {
+            assert!(brute_force(prefix, 12).unwrap() >= broadcast, "{}", inst.name);
+        }
+        compared += 1;
+    }
+    assert_eq!(compared, 6);
 }

@@ -188,6 +188,7 @@ pub static ENCODERS: &[EncoderEntry] = &[
     bufferless::SCATTER_GATHER,
     bufferless::DISTRIBUTED_GATHER,
     fat_tree::BROADCAST,
+    fat_tree::PRODUCT_PREFIX,
 ];
 
 /// The registered encoder for the instance, or [`Error::NotApplicable`] with every entry's
