@@ -408,7 +408,7 @@ fn report_shards_cover_every_instance_once() {
 /// time reversal), and a tree over `--max-events` is skipped with a line saying so.
 #[test]
 fn bench_trees_rows_are_checked_and_guarded() {
-    let (code, stdout, stderr) = run(&[
+    let bench = [
         "bench",
         "--sizes",
         "4",
@@ -420,7 +420,8 @@ fn bench_trees_rows_are_checked_and_guarded() {
         "0",
         "--tree-draws",
         "0",
-    ]);
+    ];
+    let (code, stdout, stderr) = run(&bench);
     assert_eq!(code, 0, "{stderr}");
     let length = |method: &str| {
         let row = stdout.lines().find(|l| l.split_whitespace().nth(1) == Some(method)).expect(method);
@@ -429,21 +430,7 @@ fn bench_trees_rows_are_checked_and_guarded() {
     assert_eq!(length("farthest-destination-first"), length("reversed-fdf"));
     assert!(length("nearest-first") >= length("farthest-destination-first"));
     assert!(!stdout.contains("INADMISSIBLE"), "{stdout}");
-    let (code, stdout, _) = run(&[
-        "--max-events",
-        "10",
-        "bench",
-        "--sizes",
-        "4",
-        "--trees",
-        "60:400",
-        "--messages",
-        "20",
-        "--exact-draws",
-        "0",
-        "--tree-draws",
-        "0",
-    ]);
+    let (code, stdout, _) = run(&[&["--max-events", "10"][..], &bench].concat());
     assert_eq!(code, 0);
     assert!(
         stdout.contains("skipped:") && stdout.contains("flit-arc crossings exceed --max-events 10"),
