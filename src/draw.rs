@@ -58,6 +58,7 @@ pub fn cells(inst: &Instance, schedule: &Schedule) -> Result<Vec<Cell>> {
     let net = &inst.network;
     let mut out = Vec::new();
     match schedule {
+        Schedule::Itineraries(_) => return cells(inst, schedule.explicit()?.as_ref()),
         Schedule::StoreForward(steps) => {
             for (index, step) in steps.iter().enumerate() {
                 for tr in step {

@@ -449,6 +449,15 @@ fn port_bounds(
     let transit = candidates.len().saturating_mul(n).saturating_mul(n + net.arcs().len()) <= SEPARATOR_BUDGET;
     let d = |a: Node, b: Node| dist[a][b] as u64;
     let (mut port, mut port_dist) = (0, 0);
+    // Without a separator at v, node v's jobs come from the pairs it sends or receives: index
+    // them, so a node costs its own pairs rather than all of them (n³ on a total exchange).
+    let mut at: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, &(s, t)) in pairs.iter().enumerate() {
+        at[s].push(i);
+        if t != s {
+            at[t].push(i);
+        }
+    }
     for v in 0..n {
         let separator = (transit && candidates.binary_search(&v).is_ok()).then(|| reach_without(&out_adj, v));
         // forced(s, t): t is reachable from s, but not without v.
@@ -459,7 +468,14 @@ fn port_bounds(
         let mut receives = Vec::new();
         match mode {
             Mode::Move => {
-                for &(s, t) in pairs.iter().filter(|&&(s, t)| dist[s][t] != usize::MAX) {
+                let own: Vec<(Node, Node)>;
+                let relevant = if separator.is_some() {
+                    pairs
+                } else {
+                    own = at[v].iter().map(|&i| pairs[i]).collect();
+                    &own
+                };
+                for &(s, t) in relevant.iter().filter(|&&(s, t)| dist[s][t] != usize::MAX) {
                     if s == v {
                         sends.push(Job { release: 1, work: 1, tail: d(s, t) - 1 });
                     } else if t == v {

@@ -7,6 +7,7 @@
 
 pub mod bufferless;
 pub mod fat_tree;
+pub mod itinerary;
 pub mod store_forward;
 
 use crate::error::{Error, Result};
@@ -217,9 +218,10 @@ impl fmt::Display for Producer {
 
 /// An admissible schedule together with what the checker measured on it and who produced it.
 /// Only [`accept`] builds one, so a length can never drift from the schedule it was measured on.
+/// Clones share the schedule (an itinerary schedule can hold gigabytes).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Checked {
-    schedule: Schedule,
+    schedule: std::sync::Arc<Schedule>,
     measure: Measure,
     producer: Producer,
 }
@@ -232,7 +234,7 @@ impl Checked {
 
     /// The schedule, consuming the result.
     pub fn into_schedule(self) -> Schedule {
-        self.schedule
+        std::sync::Arc::try_unwrap(self.schedule).unwrap_or_else(|shared| (*shared).clone())
     }
 
     /// The checked length.
@@ -276,7 +278,7 @@ pub fn judge(
     producer: Producer,
 ) -> std::result::Result<Checked, (Producer, Vec<Violation>)> {
     match check(instance, &schedule) {
-        Verdict::Admissible(measure) => Ok(Checked { schedule, measure, producer }),
+        Verdict::Admissible(measure) => Ok(Checked { schedule: schedule.into(), measure, producer }),
         Verdict::Inadmissible(violations) => Err((producer, violations)),
     }
 }
@@ -302,6 +304,7 @@ pub fn check(instance: &Instance, schedule: &Schedule) -> Verdict {
             bufferless::check_virtual(instance, starts)
         }
         (Model::StoreForward { .. }, Schedule::StoreForward(steps)) => store_forward::check(instance, steps),
+        (Model::StoreForward { .. }, Schedule::Itineraries(it)) => itinerary::check(instance, it),
         (Model::FatTree { .. }, Schedule::FatTree(sends)) => fat_tree::check(instance, sends),
         (m, s) => Verdict::Inadmissible(vec![Violation {
             rule: Rule::BadEntry,

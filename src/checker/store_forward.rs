@@ -277,7 +277,7 @@ fn packet<S: Tokens>(tokens: &S, tr: &Transmission) -> String {
 }
 
 /// The first [`LISTED`] items, then `and N more`.
-fn listing(items: impl Iterator<Item = String>, total: usize) -> String {
+pub(super) fn listing(items: impl Iterator<Item = String>, total: usize) -> String {
     let mut s = String::new();
     for (i, item) in items.take(LISTED).enumerate() {
         if i > 0 {

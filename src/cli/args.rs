@@ -16,10 +16,14 @@ pub struct Cli {
     /// Size guard: refuse instances with more items (packets, pieces) than this.
     #[arg(long, global = true, default_value_t = commsched::spec::limits::DEFAULT_MAX_ITEMS)]
     pub max_items: u64,
-    /// Size guard: refuse instances whose schedules may need more packet hops than this (an
-    /// explicit schedule costs about 64 bytes per hop; `bench` skips such sizes instead).
+    /// Size guard: refuse explicit schedules with more packet hops than this (about 64 bytes
+    /// per hop; `bench` skips such sizes instead).
     #[arg(long, global = true, default_value_t = commsched::spec::limits::DEFAULT_MAX_EVENTS)]
     pub max_events: u64,
+    /// Size guard: refuse schedules held as itineraries (total exchange on a linear array or
+    /// ring beyond --max-events; 4 bytes per hop) with more packet hops than this.
+    #[arg(long, global = true, default_value_t = commsched::spec::limits::DEFAULT_MAX_COMPACT_EVENTS)]
+    pub max_compact_events: u64,
     /// The subcommand.
     #[command(subcommand)]
     pub command: Command,

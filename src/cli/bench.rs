@@ -15,7 +15,7 @@ use commsched::exact::{self, BackendKind, Outcome, SolveOptions};
 use commsched::heuristics;
 use commsched::rng::SplitMix64;
 use commsched::spec::io::default_model;
-use commsched::spec::{Instance, Network, Problem, RingTie};
+use commsched::spec::{Instance, Network, Problem, RingTie, Schedule};
 use serde::Serialize;
 use std::io::Write;
 use std::time::{Duration, Instant};
@@ -32,6 +32,8 @@ struct Row {
     length: Option<u64>,
     /// How many violations the checker found (0 when admissible).
     violations: usize,
+    /// How the schedule is held: `explicit` steps or `itineraries` (docs/spec.md §5.4).
+    form: &'static str,
     /// Events checked (packet hops), or schedule entries when inadmissible.
     events: u64,
     generate_ms: f64,
@@ -43,9 +45,10 @@ struct Row {
 #[derive(Debug, Serialize)]
 struct Skipped {
     network: String,
-    /// Events any schedule needs at least: packet hops (total exchange) or flit-arc crossings (trees).
-    events: u64,
-    max_events: u64,
+    /// The method skipped, or `None` when the whole network is.
+    method: Option<&'static str>,
+    /// Why: the guard that refused it.
+    reason: String,
 }
 
 /// The exact layer on seeded random small instances of one kind.
@@ -111,8 +114,8 @@ pub fn run(
     if !table.json {
         let (nw, mw) = (table.network, table.method);
         table.write(format!(
-            "{:<nw$} {:<mw$} {:>7} {:>12} {:>12} {:>12} {:>14}\n",
-            "network", "method", "length", "events", "generate ms", "check ms", "events/s"
+            "{:<nw$} {:<mw$} {:<11} {:>7} {:>12} {:>12} {:>12} {:>14}\n",
+            "network", "method", "form", "length", "events", "generate ms", "check ms", "events/s"
         ))?;
     }
     for &n in sizes {
@@ -123,15 +126,9 @@ pub fn run(
             let problem = Problem::TotalExchange(None);
             let model = default_model(&problem);
             let inst = Instance::new(net.clone(), network, problem, model, tie, "<flags>")?;
-            // Every packet crosses at least its distance: the hops of any schedule.
-            let hops: u64 = inst
-                .packets()
-                .iter()
-                .filter_map(|p| inst.network.distance(p.src, p.dst))
-                .map(|d| d as u64)
-                .sum();
-            if hops > max_events {
-                table.skip(net, hops, "packet hops", max_events)?;
+            // The hops of the algorithms' shortest routes, guarded like `solve` does.
+            if let Err(refused) = inst.guard_events() {
+                table.skip(net, None, refused.reason)?;
                 continue;
             }
             table.rows(&inst, &net)?;
@@ -149,7 +146,11 @@ pub fn run(
         let depth = network.distances_from(0);
         let events: u64 = lengths.iter().zip(&depth).map(|(&l, &d)| l * d as u64).sum();
         if events > max_events {
-            table.skip(name, events, "flit-arc crossings", max_events)?;
+            table.skip(
+                name,
+                None,
+                format!("{events} flit-arc crossings exceed --max-events {max_events}"),
+            )?;
             continue;
         }
         for problem in [Problem::Scatter(lengths.clone()), Problem::Gather(lengths.clone())] {
@@ -215,15 +216,13 @@ impl Table<'_> {
         self.out.write_all(s.as_bytes()).map_err(io_err("<stdout>"))
     }
 
-    /// Records a network skipped for the size guard (`events` of the kind `what`).
-    fn skip(&mut self, network: String, events: u64, what: &str, max_events: u64) -> Result<()> {
+    /// Records a network, or one method on it, skipped for a size guard, with the reason.
+    fn skip(&mut self, network: String, method: Option<&'static str>, reason: String) -> Result<()> {
         if !self.json {
-            let nw = self.network;
-            self.write(format!(
-                "{network:<nw$} skipped: {events} {what} exceed --max-events {max_events}\n"
-            ))?;
+            let (nw, mw) = (self.network, self.method);
+            self.write(format!("{network:<nw$} {:<mw$} skipped: {reason}\n", method.unwrap_or("")))?;
         }
-        self.bench.skipped.push(Skipped { network, events, max_events });
+        self.bench.skipped.push(Skipped { network, method, reason });
         Ok(())
     }
 
@@ -231,7 +230,14 @@ impl Table<'_> {
     fn rows(&mut self, inst: &Instance, name: &str) -> Result<()> {
         for m in heuristics::for_instance(inst) {
             let t0 = Instant::now();
-            let sched = m.produce(inst)?;
+            let sched = match m.produce(inst) {
+                Ok(sched) => sched,
+                Err(commsched::error::Error::Input(refused)) => {
+                    self.skip(name.to_string(), Some(m.name), refused.reason)?;
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
             let generate = t0.elapsed();
             let t1 = Instant::now();
             let verdict = checker::check(inst, &sched);
@@ -243,6 +249,7 @@ impl Table<'_> {
             let row = Row {
                 network: name.to_string(),
                 method: m.name,
+                form: if matches!(sched, Schedule::Itineraries(_)) { "itineraries" } else { "explicit" },
                 length,
                 violations: verdict.violations().len(),
                 events,
@@ -256,9 +263,10 @@ impl Table<'_> {
                     .map_or_else(|| format!("INADMISSIBLE ({})", row.violations), |l| l.to_string());
                 let (nw, mw) = (self.network, self.method);
                 self.write(format!(
-                    "{:<nw$} {:<mw$} {:>7} {:>12} {:>12.1} {:>12.1} {:>14.0}\n",
+                    "{:<nw$} {:<mw$} {:<11} {:>7} {:>12} {:>12.1} {:>12.1} {:>14.0}\n",
                     row.network,
                     row.method,
+                    row.form,
                     length,
                     row.events,
                     row.generate_ms,

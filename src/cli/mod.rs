@@ -92,6 +92,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         (Resource::Nodes, cli.max_nodes),
         (Resource::Items, cli.max_items),
         (Resource::Events, cli.max_events),
+        (Resource::CompactEvents, cli.max_compact_events),
     ] {
         resource.set_limit(limit);
     }
@@ -437,10 +438,11 @@ fn solve(
     let summary = Summary::new(&inst.name, &label, &a.answer, Vec::new());
     if let (Some(path), Some(best)) = (file, &a.best) {
         let text = if is_xml(path) {
-            msccl::to_xml(&inst, best.schedule())?
+            msccl::to_xml(&inst, best.schedule())
         } else {
-            schedule_to_json(&inst, best.schedule()) + "\n"
-        };
+            schedule_to_json(&inst, best.schedule()).map(|json| json + "\n").map_err(Error::from)
+        }
+        .map_err(in_file(instance))?;
         std::fs::write(path, text).map_err(io_err(&path.display().to_string()))?;
     }
     print_summary(&summary, format, out)?;
@@ -855,7 +857,13 @@ fn write_pictures(report: &Report, dir: &Path, out: &mut dyn Write) -> Result<()
         };
         let drawn = load_instance(Path::new(&e.file))
             .map_err(|e| e.to_string())
-            .and_then(|inst| commsched::draw::diagram(&inst, best.schedule()).map_err(|e| e.to_string()))
+            .and_then(|inst| match best.schedule().entries() {
+                // Every entry draws at least one cell: too many, before anything is expanded.
+                n if n > report::MAX_DIAGRAM_CELLS => {
+                    Err(format!("{n} cells or more, over {}", report::MAX_DIAGRAM_CELLS))
+                }
+                _ => commsched::draw::diagram(&inst, best.schedule()).map_err(|e| e.to_string()),
+            })
             .and_then(|d| match d.cells.len() {
                 n if n > report::MAX_DIAGRAM_CELLS => {
                     Err(format!("{n} cells, over {}", report::MAX_DIAGRAM_CELLS))

@@ -8,7 +8,7 @@ use crate::bounds::{self, Bound};
 use crate::certify::{Certificate, certify};
 use crate::checker::{self, Checked, Producer, Violation};
 use crate::claims::{ClaimValue, ClaimVerdict, Relation, Subject};
-use crate::error::Error;
+use crate::error::{Error, InputError};
 use crate::exact::{self, BackendChoice, BackendKind, Outcome, SolveOptions, StopReason};
 use crate::heuristics::{self, Method};
 use crate::spec::{Instance, ProblemKind, Schedule};
@@ -82,6 +82,9 @@ pub struct AlgorithmRun {
     /// The checked schedule.
     #[serde(skip)]
     pub checked: Option<Checked>,
+    /// The input error behind `error`, when a size guard refused the run.
+    #[serde(skip)]
+    pub refused: Option<InputError>,
 }
 
 /// What the exact layer answered.
@@ -239,6 +242,12 @@ pub fn assess(
         .take_while(|_| !out_of_time())
         .map(|m| run_algorithm(instance, m, lower_bound.as_ref()))
         .collect();
+    // The one algorithm asked for, refused by a size guard: the answer is that refusal.
+    if let (Algorithms::Only(_), Some(refused)) =
+        (&options.algorithms, algorithms.first().and_then(|a| a.refused.clone()))
+    {
+        return Err(refused.into());
+    }
     let incumbent = algorithms.iter().filter_map(|a| a.checked.as_ref()).min_by_key(|c| c.length()).cloned();
     let (exact, exact_best) = match options.exact.map(|choice| choice.resolve(instance)) {
         Some(backend) => {
@@ -327,6 +336,7 @@ fn run_algorithm(instance: &Instance, m: &'static Method, bound: Option<&Bound>)
         ratio: None,
         claim: None,
         checked: None,
+        refused: None,
     };
     match m.produce(instance) {
         Ok(schedule) => match checker::judge(instance, schedule, Producer::Algorithm(m.name)) {
@@ -337,7 +347,12 @@ fn run_algorithm(instance: &Instance, m: &'static Method, bound: Option<&Bound>)
             }
             Err((_, v)) => run.violations = strings(&v),
         },
-        Err(e) => run.error = Some(e.to_string()),
+        Err(e) => {
+            run.error = Some(e.to_string());
+            if let Error::Input(refused) = e {
+                run.refused = Some(refused);
+            }
+        }
     }
     run.claim = (m.claim)(instance).map(|claimed| ClaimCheck {
         verdict: run.length.map_or(ClaimVerdict::Unsettled, |l| claimed.judge(l)),

@@ -110,7 +110,7 @@ pub fn write(
         std::fs::write(&path, text).map_err(io_error(&path))
     };
     put(INSTANCE, instance_to_toml(instance))?;
-    put(SCHEDULE, schedule_to_json(instance, checked.schedule()) + "\n")?;
+    put(SCHEDULE, schedule_to_json(instance, checked.schedule())? + "\n")?;
     let mut names = vec![INSTANCE, SCHEDULE];
     let (kind, lower_bound, infeasible_horizon, backend) = match certificate {
         Certificate::LowerBound { name, .. } => {

@@ -396,8 +396,11 @@ pub fn scatter_order_starts(order: &[usize], lengths: &[u64], file: &str) -> Res
     Ok(starts)
 }
 
-/// Writes a schedule as the JSON file of SPEC §5.
-pub fn schedule_to_json(inst: &Instance, sched: &Schedule) -> String {
+/// Writes a schedule as the JSON file of SPEC §5 (itineraries in their explicit form, refused
+/// beyond `--max-events` hops).
+pub fn schedule_to_json(inst: &Instance, sched: &Schedule) -> Result<String, InputError> {
+    let explicit = sched.explicit()?;
+    let sched = explicit.as_ref();
     let mut file = ScheduleFile {
         problem: inst.problem.name().into(),
         model: inst.model.name().into(),
@@ -412,9 +415,10 @@ pub fn schedule_to_json(inst: &Instance, sched: &Schedule) -> String {
         }
         Schedule::Virtual(v) => file.virtual_starts = Some(v.clone()),
         Schedule::StoreForward(steps) => file.steps = Some(steps.clone()),
+        Schedule::Itineraries(it) => file.steps = Some(it.to_steps()),
         Schedule::FatTree(sends) => file.sends = Some(sends.clone()),
     }
-    serde_json::to_string_pretty(&file).expect("schedule serialises")
+    Ok(serde_json::to_string_pretty(&file).expect("schedule serialises"))
 }
 
 /// Every `*.toml` under the given files and directories, sorted, each with the root it was found

@@ -1,6 +1,7 @@
 //! Size guards (docs/spec.md §5.3): one limit per resource, checked before anything of that
 //! size is allocated, so a hostile size is refused with one line instead of exhausting memory.
-//! The CLI raises or lowers them with `--max-nodes`, `--max-items` and `--max-events`.
+//! The CLI raises or lowers them with `--max-nodes`, `--max-items`, `--max-events` and
+//! `--max-compact-events`.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -13,9 +14,14 @@ pub const DEFAULT_MAX_ITEMS: u64 = 1 << 20;
 /// upper bound of what a total exchange needs): an explicit schedule costs about 64 bytes a hop.
 pub const DEFAULT_MAX_EVENTS: u64 = 60_000_000;
 
+/// Default limit on the packet hops of a schedule held as itineraries (4 bytes a hop,
+/// docs/spec.md §5.4): 2^29, about 2 GiB, enough for total exchange on `path:1024`.
+pub const DEFAULT_MAX_COMPACT_EVENTS: u64 = 1 << 29;
+
 static MAX_NODES: AtomicU64 = AtomicU64::new(DEFAULT_MAX_NODES);
 static MAX_ITEMS: AtomicU64 = AtomicU64::new(DEFAULT_MAX_ITEMS);
 static MAX_EVENTS: AtomicU64 = AtomicU64::new(DEFAULT_MAX_EVENTS);
+static MAX_COMPACT_EVENTS: AtomicU64 = AtomicU64::new(DEFAULT_MAX_COMPACT_EVENTS);
 
 /// The resources the guards count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,8 +30,10 @@ pub enum Resource {
     Nodes,
     /// Items (packets, pieces) of an instance.
     Items,
-    /// Packet hops of a schedule.
+    /// Packet hops of an explicit schedule.
     Events,
+    /// Packet hops of a schedule held as itineraries.
+    CompactEvents,
 }
 
 impl Resource {
@@ -34,6 +42,7 @@ impl Resource {
             Resource::Nodes => &MAX_NODES,
             Resource::Items => &MAX_ITEMS,
             Resource::Events => &MAX_EVENTS,
+            Resource::CompactEvents => &MAX_COMPACT_EVENTS,
         }
     }
 
@@ -43,6 +52,7 @@ impl Resource {
             Resource::Nodes => "--max-nodes",
             Resource::Items => "--max-items",
             Resource::Events => "--max-events",
+            Resource::CompactEvents => "--max-compact-events",
         }
     }
 
@@ -68,7 +78,7 @@ impl Resource {
                 match self {
                     Resource::Nodes => "nodes",
                     Resource::Items => "items",
-                    Resource::Events => "packet hops at most",
+                    Resource::Events | Resource::CompactEvents => "packet hops at most",
                 },
                 self.flag()
             )),

@@ -3,6 +3,7 @@
 pub mod applicability;
 pub mod capacity;
 pub mod io;
+pub mod itinerary;
 pub mod limits;
 pub mod model;
 pub mod msccl;
@@ -12,6 +13,7 @@ pub mod schedule;
 
 pub use applicability::{Applicability, Refinement};
 pub use capacity::Capacity;
+pub use itinerary::{Direction, Itineraries, Itinerary};
 pub use model::{GatherMode, Mode, Model, ModelClass, Port, PortRule};
 pub use network::{Family, FamilyKind, Network, Node, RingTie};
 pub use problem::{Instance, Message, MessageSpec, Packet, PaperNote, Problem, ProblemKind};

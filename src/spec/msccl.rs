@@ -70,7 +70,8 @@ pub fn to_xml(inst: &Instance, schedule: &Schedule) -> Result<String> {
             inst.model.name()
         ))
     })?;
-    let Schedule::StoreForward(steps) = schedule else {
+    let explicit = schedule.explicit()?;
+    let Schedule::StoreForward(steps) = explicit.as_ref() else {
         return Err(refuse(format!("a {} schedule is not store-and-forward", schedule.model_name())));
     };
     let gossip = coll == "allgather";

@@ -339,11 +339,43 @@ impl Instance {
         }
     }
 
-    /// Refuses an instance whose schedules could need more packet hops than
-    /// [`Resource::Events`] allows, before any algorithm or model allocates them: items ×
-    /// the network's diameter (a total exchange's hops), or items (gossip copies each piece
-    /// once per node).
+    /// The packet hops of a total exchange on a linear array or ring whose packets take shortest
+    /// routes, as every paper-004 algorithm's do; `None` for other instances.
+    pub fn lane_hops(&self) -> Option<u64> {
+        let (n, ring) = match *self.network.family() {
+            Family::Path(n) => (n, false),
+            Family::Ring(n) => (n, true),
+            _ => return None,
+        };
+        let Problem::TotalExchange(demand) = &self.problem else { return None };
+        let hops = |s: usize, d: usize| {
+            let k = s.abs_diff(d);
+            (if ring { k.min(n - k) } else { k }) as u64
+        };
+        Some(match demand {
+            // n pairs (s, s + k mod n) on a ring, 2(n − k) pairs at distance k on an array.
+            None => (1..n).map(|k| hops(0, k) * if ring { n } else { 2 * (n - k) } as u64).sum(),
+            Some(m) => (0..n)
+                .flat_map(|s| (0..n).map(move |d| (s, d)))
+                .filter(|&(s, d)| m[s][d])
+                .map(|(s, d)| hops(s, d))
+                .sum(),
+        })
+    }
+
+    /// Refuses an instance whose schedules could need more packet hops than the guards allow,
+    /// before any algorithm or model allocates them. A total exchange on a linear array or ring
+    /// counts its shortest-route hops ([`Instance::lane_hops`]) against
+    /// [`Resource::CompactEvents`], as its algorithms hold large schedules as itineraries (and
+    /// refuse explicit ones over [`Resource::Events`] themselves). Elsewhere: items × the
+    /// network's diameter for a total exchange, items otherwise (gossip copies each piece once
+    /// per node), against [`Resource::Events`].
     pub fn guard_events(&self) -> Result<(), InputError> {
+        if let Some(hops) = self.lane_hops() {
+            return Resource::CompactEvents
+                .guard(Some(hops), "a schedule of this instance")
+                .map_err(|r| InputError::new("", "", r));
+        }
         let diameter = match *self.network.family() {
             Family::Ring(k) => k / 2,
             Family::Mesh(r, c) => r + c - 2,

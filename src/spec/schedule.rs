@@ -1,6 +1,8 @@
 //! Schedules (SPEC §5): the in-memory form every producer builds and the checker reads, and its
 //! JSON file form.
 
+use super::itinerary::Itineraries;
+use super::limits::Resource;
 use super::network::Node;
 use serde::{Deserialize, Serialize};
 
@@ -91,6 +93,9 @@ pub enum Schedule {
     Virtual(Vec<Start>),
     /// Store-and-forward transmissions, step 1 first.
     StoreForward(Vec<Vec<Transmission>>),
+    /// A store-and-forward schedule held compactly as per-packet itineraries (total exchange
+    /// on a linear array or ring; [`super::itinerary`]).
+    Itineraries(Itineraries),
     /// Fat-tree sends.
     FatTree(Vec<FatTreeSend>),
 }
@@ -101,7 +106,7 @@ impl Schedule {
         match self {
             Schedule::Bufferless { .. } => "bufferless",
             Schedule::Virtual(_) => "virtual",
-            Schedule::StoreForward(_) => "store-forward",
+            Schedule::StoreForward(_) | Schedule::Itineraries(_) => "store-forward",
             Schedule::FatTree(_) => "fat-tree",
         }
     }
@@ -112,7 +117,23 @@ impl Schedule {
             Schedule::Bufferless { starts, control } => starts.len() + control.len(),
             Schedule::Virtual(v) => v.len(),
             Schedule::StoreForward(steps) => steps.iter().map(Vec::len).sum(),
+            Schedule::Itineraries(it) => it.hops(),
             Schedule::FatTree(s) => s.len(),
+        }
+    }
+
+    /// The explicit form, for files, pictures and transformations: itineraries expanded to
+    /// their steps ([`Itineraries::to_steps`]), every other schedule as it is. Expanding more
+    /// hops than [`Resource::Events`] allows is refused, as an explicit hop costs about 64 bytes.
+    pub fn explicit(&self) -> Result<std::borrow::Cow<'_, Schedule>, crate::error::InputError> {
+        match self {
+            Schedule::Itineraries(it) => {
+                Resource::Events
+                    .guard(Some(it.hops() as u64), "the explicit form of this schedule")
+                    .map_err(|r| crate::error::InputError::new("", "", r))?;
+                Ok(std::borrow::Cow::Owned(Schedule::StoreForward(it.to_steps())))
+            }
+            other => Ok(std::borrow::Cow::Borrowed(other)),
         }
     }
 }

@@ -195,7 +195,10 @@ fn hostile_sizes_and_options_get_exit_2_and_one_line_naming_what_was_typed() {
             "cli_error_gen_ring_tie",
             vec!["gen", "total-exchange", "--network", "ring:6", "--ring-tie", "bogus"],
         ),
-        ("cli_error_events", vec!["--max-events", "10", "solve", &ring5, "--method", "furthest-first"]),
+        (
+            "cli_error_events",
+            vec!["--max-compact-events", "10", "solve", &ring5, "--method", "furthest-first"],
+        ),
     ];
     for (name, args) in cases {
         snapshot!(name, error_line(&args));
@@ -211,8 +214,9 @@ fn hostile_sizes_and_options_get_exit_2_and_one_line_naming_what_was_typed() {
 fn export_uses_the_same_size_guard_as_solve() {
     let ring5 = format!("{}/instances/004/ring5.toml", env!("CARGO_MANIFEST_DIR"));
     let dir = std::env::temp_dir().join(format!("commsched-guard-{}", std::process::id()));
-    let line = error_line(&["--max-events", "10", "export", &ring5, "--out", &dir.display().to_string()]);
-    assert!(line.contains("ring5.toml") && line.contains("--max-events"), "{line}");
+    let line =
+        error_line(&["--max-compact-events", "10", "export", &ring5, "--out", &dir.display().to_string()]);
+    assert!(line.contains("ring5.toml") && line.contains("--max-compact-events"), "{line}");
     assert!(!dir.exists(), "nothing is written");
 }
 
@@ -351,22 +355,43 @@ fn list_and_bench_print_json_and_other_commands_refuse_formats_they_cannot_print
         rows.iter().any(|r| r["network"] == "path:4" && r["method"] == "furthest-first" && r["length"] == 4)
     );
     assert!(rows.iter().all(|r| r["violations"] == 0 && r["length"].is_u64()));
-    let (code, v) = json(&[
-        "--max-events",
-        "10",
-        "bench",
-        "--sizes",
-        "4",
-        "--messages",
-        "20",
-        "--exact-draws",
-        "0",
-        "--tree-draws",
-        "0",
-    ]);
+    let small_bench = |guard: &str| {
+        json(&[
+            guard,
+            "10",
+            "bench",
+            "--sizes",
+            "4",
+            "--messages",
+            "20",
+            "--exact-draws",
+            "0",
+            "--tree-draws",
+            "0",
+        ])
+    };
+    let (code, v) = small_bench("--max-events");
     assert_eq!(code, 0);
-    assert_eq!(v["skipped"][0]["network"], "path:4");
-    assert_eq!(v["skipped"][0]["events"], 20);
+    // Furthest-first holds itineraries; consecutive-scatter, explicit only, is over --max-events.
+    assert_eq!(
+        (&v["skipped"][0]["network"], &v["skipped"][0]["method"]),
+        (&"path:4".into(), &"consecutive-scatter".into())
+    );
+    assert!(v["skipped"][0]["reason"].as_str().unwrap().contains("20 packet hops"), "{}", v["skipped"][0]);
+    let rows = v["rows"].as_array().unwrap();
+    let ff = rows.iter().find(|r| r["network"] == "path:4" && r["method"] == "furthest-first").unwrap();
+    assert_eq!((&ff["form"], &ff["length"]), (&"itineraries".into(), &4.into()));
+    let (code, v) = small_bench("--max-compact-events");
+    assert_eq!(code, 0);
+    assert_eq!(
+        (&v["skipped"][0]["network"], &v["skipped"][0]["method"]),
+        (&"path:4".into(), &serde_json::Value::Null)
+    );
+    assert!(
+        v["skipped"][0]["reason"].as_str().unwrap().contains("--max-compact-events"),
+        "{}",
+        v["skipped"][0]
+    );
     let refused = error_line(&["--format", "json", "gen", "gossip", "--network", "path:4"]);
     assert!(
         refused.contains("field `--format`: `json` is not an output of gen, which prints text"),
@@ -425,7 +450,7 @@ fn bench_trees_rows_are_checked_and_guarded() {
     assert_eq!(code, 0, "{stderr}");
     let length = |method: &str| {
         let row = stdout.lines().find(|l| l.split_whitespace().nth(1) == Some(method)).expect(method);
-        row.split_whitespace().nth(2).unwrap().parse::<u64>().unwrap_or_else(|_| panic!("{row}"))
+        row.split_whitespace().nth(3).unwrap().parse::<u64>().unwrap_or_else(|_| panic!("{row}"))
     };
     assert_eq!(length("farthest-destination-first"), length("reversed-fdf"));
     assert!(length("nearest-first") >= length("farthest-destination-first"));

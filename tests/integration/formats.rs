@@ -85,7 +85,8 @@ fn draw_refuses_fat_tree_schedules_by_name() {
 
 /// Steps with their transmissions in a canonical order (export groups them by rank).
 fn canonical(s: &Schedule) -> Vec<Vec<(usize, usize, Vec<usize>)>> {
-    let Schedule::StoreForward(steps) = s else { panic!("store-and-forward") };
+    let explicit = s.explicit().unwrap();
+    let Schedule::StoreForward(steps) = explicit.as_ref() else { panic!("store-and-forward") };
     steps
         .iter()
         .map(|step| {

@@ -17,6 +17,7 @@ mod fuzz;
 mod gossip;
 mod gossip_exact;
 mod instances;
+mod itineraries;
 mod models;
 mod report;
 mod scatter_gather;

@@ -94,8 +94,9 @@ fn parse_m(s: &str) -> (usize, usize) {
     (k.parse().unwrap(), i.parse().unwrap())
 }
 
-fn steps(schedule: &Schedule) -> &[Vec<Transmission>] {
-    match schedule {
+/// The explicit steps of a store-and-forward schedule (itineraries expanded).
+fn steps(schedule: &Schedule) -> Vec<Vec<Transmission>> {
+    match schedule.explicit().unwrap().into_owned() {
         Schedule::StoreForward(s) => s,
         _ => panic!("not a store-and-forward schedule"),
     }

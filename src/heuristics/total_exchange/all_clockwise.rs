@@ -9,7 +9,7 @@
 //! this routing beats ⌈n(n+2)/8⌉ (TE-18); this one meets it.
 
 use super::message_shift::Fifo;
-use super::queue_sim::{InitialOrder, run};
+use super::queue_sim::{InitialOrder, run, run_node_invariant};
 use super::{EVEN_RING, claimed, produce};
 use crate::error::Result;
 use crate::heuristics::Method;
@@ -31,5 +31,13 @@ pub const METHOD: Method = Method {
         let n = inst.network.len() as u64;
         claimed(inst, "TE-18", "all antipodal messages clockwise", "⌈n(n+2)/8⌉", (n * (n + 2)).div_ceil(8))
     },
-    run: |inst| produce(inst, all_clockwise),
+    run: |inst| {
+        produce(
+            inst,
+            all_clockwise,
+            Some(|inst| {
+                run_node_invariant(inst, RingTie::Clockwise, InitialOrder::FurthestFirst, &mut Fifo, 1)
+            }),
+        )
+    },
 };

@@ -5,7 +5,7 @@
 //! protocol" are node-invariant (TE-17), hence optimal on odd rings, (n²−1)/8 (Theorem 2,
 //! TE-14 … TE-16).
 
-use super::queue_sim::{Discipline, InitialOrder, Lane, Msg, Tie, TieBreak, run};
+use super::queue_sim::{Discipline, InitialOrder, Lane, Msg, Tie, TieBreak, run, run_node_invariant};
 use super::{ODD_RING, produce, te_16};
 use crate::error::Result;
 use crate::heuristics::Method;
@@ -46,5 +46,14 @@ pub const METHOD: Method = Method {
               (ties: smallest source); node-invariant, optimal (n²−1)/8 on odd rings",
     applicability: ODD_RING,
     claim: te_16,
-    run: |inst| produce(inst, |inst| closest_first(inst, Tie::SmallestSource)),
+    run: |inst| {
+        produce(
+            inst,
+            |inst| closest_first(inst, Tie::SmallestSource),
+            Some(|inst| {
+                let discipline = &mut ClosestFirst::new(Tie::SmallestSource);
+                run_node_invariant(inst, inst.ring_tie, InitialOrder::ClosestFirst, discipline, 1)
+            }),
+        )
+    },
 };

@@ -63,5 +63,5 @@ pub const METHOD: Method = Method {
             3 * t_opt_linear_array(n) - n / 2,
         )
     },
-    run: |inst| produce(inst, consecutive_scatter),
+    run: |inst| produce(inst, consecutive_scatter, None),
 };

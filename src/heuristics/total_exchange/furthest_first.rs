@@ -12,12 +12,12 @@
 //! One registered method, `furthest-first`, serves both networks; on an even ring it does not
 //! apply (the paper's even-ring algorithm is `modified-message-shift`, Theorem 3).
 
-use super::queue_sim::{Discipline, InitialOrder, Lane, Msg, Tie, TieBreak, run};
+use super::queue_sim::{Discipline, InitialOrder, Lane, Msg, Tie, TieBreak, run, run_node_invariant};
 use super::{LINEAR_ARRAY_OR_ODD_RING, claimed, produce, te_16};
 use crate::bounds::total_exchange::linear_array as t_opt_linear_array;
 use crate::error::Result;
 use crate::heuristics::Method;
-use crate::spec::{Instance, Node, Schedule};
+use crate::spec::{Direction, Family, Instance, Itineraries, Node, Schedule};
 
 /// The furthest-first discipline: the queued message with the largest remaining distance.
 #[derive(Debug, Clone)]
@@ -46,6 +46,45 @@ pub fn furthest_first(inst: &Instance, tie: Tie) -> Result<Schedule> {
     run(inst, inst.ring_tie, InitialOrder::FurthestFirst, &mut FurthestFirst::new(tie))
 }
 
+/// Furthest-first on the linear array `path(n)` with smallest-source ties, written down from
+/// the closed form (5) instead of simulated (TE-10): paper message m_k(i), 1 ≤ k < i ≤ n − 1,
+/// leaves paper node j (k ≤ j < i) in step j·n − j·i + k, and m_k(n), never delayed (TE-6),
+/// in step j − k + 1. Leftward traffic is the mirror image. One itinerary per packet,
+/// destination by destination, so each arc's steps fill in order. Tests compare it with the
+/// simulation [`furthest_first`] hop by hop.
+pub fn furthest_first_closed_form(n: usize) -> Itineraries {
+    // Paper labels (k, i) of each leg, k < i, and its node map (the mirror for leftward).
+    let mut legs = Vec::with_capacity(n * (n - 1));
+    let mut labels = Vec::with_capacity(n * (n - 1));
+    for direction in [Direction::Forward, Direction::Backward] {
+        let node = |label: usize| if direction == Direction::Forward { label - 1 } else { n - label };
+        for i in (2..=n).rev() {
+            for k in 1..i {
+                legs.push((node(k) * n + node(i), direction, i - k));
+                labels.push((k, i));
+            }
+        }
+    }
+    Itineraries::fill(n, false, &legs, |leg, out| {
+        let (k, i) = labels[leg];
+        for (t, j) in out.iter_mut().zip(k..i) {
+            *t = if i < n { j * (n - i) + k } else { j - k + 1 } as u32;
+        }
+    })
+}
+
+/// The compact form of the registered method on a full exchange: the closed form on a linear
+/// array, the node-invariant simulation on an odd ring.
+fn compact(inst: &Instance) -> Result<Itineraries> {
+    match inst.network.family() {
+        Family::Path(n) => Ok(furthest_first_closed_form(*n)),
+        _ => {
+            let discipline = &mut FurthestFirst::new(Tie::SmallestSource);
+            run_node_invariant(inst, inst.ring_tie, InitialOrder::FurthestFirst, discipline, 1)
+        }
+    }
+}
+
 /// Registry entry.
 pub const METHOD: Method = Method {
     name: "furthest-first",
@@ -60,5 +99,5 @@ pub const METHOD: Method = Method {
         crate::spec::Family::Ring(_) => te_16(inst),
         _ => None,
     },
-    run: |inst| produce(inst, |inst| furthest_first(inst, Tie::SmallestSource)),
+    run: |inst| produce(inst, |inst| furthest_first(inst, Tie::SmallestSource), Some(compact)),
 };

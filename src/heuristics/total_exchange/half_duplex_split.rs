@@ -9,13 +9,18 @@
 //! reverse. It is not an H1 schedule: an interior node sends and receives in the same step.
 
 use crate::error::{Error, Result};
-use crate::spec::{Family, Instance, Schedule};
+use crate::spec::{Direction, Family, Instance, Itineraries, Schedule};
 
 /// Splits every step of a store-and-forward schedule into a forward half-step (arcs x → x ⊕ 1
 /// on a linear array or ring; arcs u → v with u < v on other networks) and a backward one.
 /// Empty steps at either end are dropped, so the result starts in step 1 and has length at
 /// most 2T. Errors for any other kind of schedule.
 pub fn split_half_duplex(inst: &Instance, schedule: &Schedule) -> Result<Schedule> {
+    if let Schedule::Itineraries(it) = schedule {
+        let mut it = it.clone();
+        split_itineraries(&mut it);
+        return Ok(Schedule::Itineraries(it));
+    }
     let Schedule::StoreForward(steps) = schedule else {
         return Err(Error::NotApplicable {
             method: "half-duplex split".into(),
@@ -37,4 +42,14 @@ pub fn split_half_duplex(inst: &Instance, schedule: &Schedule) -> Result<Schedul
     let first = split.iter().position(|s| !s.is_empty()).unwrap_or(split.len());
     let last = split.iter().rposition(|s| !s.is_empty()).map_or(first, |t| t + 1);
     Ok(Schedule::StoreForward(split.drain(first..last).collect()))
+}
+
+/// The same split on itineraries, in place: a forward hop of step t moves to step 2t − 1, a
+/// backward one to step 2t. The checker measures the length from the first used step, so
+/// nothing needs shifting.
+pub fn split_itineraries(it: &mut Itineraries) {
+    it.map_departures(|d, t| match d {
+        Direction::Forward => 2 * t - 1,
+        Direction::Backward => 2 * t,
+    });
 }

@@ -9,7 +9,7 @@
 //!
 //! The same FIFO discipline drives `modified-message-shift` and `all-clockwise` on even rings.
 
-use super::queue_sim::{Discipline, InitialOrder, Lane, Msg, TieBreak, run};
+use super::queue_sim::{Discipline, InitialOrder, Lane, Msg, TieBreak, run, run_node_invariant};
 use super::{ODD_RING, produce, te_16};
 use crate::error::Result;
 use crate::heuristics::Method;
@@ -43,5 +43,11 @@ pub const METHOD: Method = Method {
               dropped at its destination; node-invariant, optimal (n²−1)/8 on odd rings",
     applicability: ODD_RING,
     claim: te_16,
-    run: |inst| produce(inst, |inst| message_shift(inst, InitialOrder::FurthestFirst)),
+    run: |inst| {
+        produce(
+            inst,
+            |inst| message_shift(inst, InitialOrder::FurthestFirst),
+            Some(|inst| run_node_invariant(inst, inst.ring_tie, InitialOrder::FurthestFirst, &mut Fifo, 1)),
+        )
+    },
 };

@@ -35,17 +35,19 @@ pub use all_clockwise::all_clockwise;
 pub use closest_first::{ClosestFirst, closest_first};
 pub use consecutive_scatter::{consecutive_scatter, scatter};
 pub use furthest_first::{FurthestFirst, furthest_first};
-pub use half_duplex_split::split_half_duplex;
+pub use half_duplex_split::{split_half_duplex, split_itineraries};
 pub use message_shift::{Fifo, message_shift};
 pub use modified_message_shift::modified_message_shift;
 pub use queue_sim::{Direction, Discipline, InitialOrder, Lane, Msg, Tie};
 pub use trace::Trace;
 
 use crate::claims::{ClaimValue, Relation, Subject};
+use crate::error::InputError;
 use crate::error::Result;
+use crate::spec::limits::Resource;
 use crate::spec::{
-    Applicability, Family, FamilyKind, Instance, Mode, Model, ModelClass, PortRule, ProblemKind, Refinement,
-    Schedule,
+    Applicability, Family, FamilyKind, Instance, Itineraries, Mode, Model, ModelClass, PortRule, Problem,
+    ProblemKind, Refinement, Schedule,
 };
 
 /// The registered total-exchange algorithms.
@@ -112,13 +114,36 @@ fn even_ring(inst: &Instance) -> std::result::Result<(), String> {
     }
 }
 
-/// Runs the F\* algorithm and, under H\* or F1, halves its steps with [`split_half_duplex`] ("a
-/// slowdown factor of two", 004 §2, TE-23).
-fn produce(inst: &Instance, algorithm: fn(&Instance) -> Result<Schedule>) -> Result<Schedule> {
-    let schedule = algorithm(inst)?;
-    match inst.model {
-        Model::StoreForward { rule: PortRule::FStar, .. } => Ok(schedule),
-        _ => split_half_duplex(inst, &schedule),
+/// How an algorithm writes large schedules down: as itineraries (docs/spec.md §5.4), from a
+/// closed form or a node-invariant simulation, or not at all.
+type Compact = Option<fn(&Instance) -> Result<Itineraries>>;
+
+/// Runs an algorithm. On a full exchange its F\* schedule is held as itineraries when the
+/// algorithm has a compact form (4 bytes a hop; the instance guard keeps it within
+/// `--max-compact-events`), and explicitly otherwise, refused beyond `--max-events`. Under H\*
+/// or F1 the steps are halved with [`split_half_duplex`] ("a slowdown factor of two", 004 §2,
+/// TE-23).
+fn produce(
+    inst: &Instance,
+    explicit: fn(&Instance) -> Result<Schedule>,
+    compact: Compact,
+) -> Result<Schedule> {
+    let schedule = match compact.filter(|_| matches!(inst.problem, Problem::TotalExchange(None))) {
+        Some(compact) => Schedule::Itineraries(compact(inst)?),
+        None => {
+            Resource::Events
+                .guard(inst.lane_hops(), "an explicit schedule of this instance")
+                .map_err(|reason| InputError::new("", "", reason))?;
+            explicit(inst)?
+        }
+    };
+    match (&inst.model, schedule) {
+        (Model::StoreForward { rule: PortRule::FStar, .. }, schedule) => Ok(schedule),
+        (_, Schedule::Itineraries(mut it)) => {
+            split_itineraries(&mut it);
+            Ok(Schedule::Itineraries(it))
+        }
+        (_, schedule) => split_half_duplex(inst, &schedule),
     }
 }
 

@@ -15,7 +15,7 @@
 //! t_j = jn − 2j²; Fig. 3(b) reconstructed as TE-26.
 
 use super::message_shift::Fifo;
-use super::queue_sim::{InitialOrder, run};
+use super::queue_sim::{InitialOrder, run, run_node_invariant};
 use super::{EVEN_RING, claimed, produce};
 use crate::bounds::total_exchange::ring as t_opt_ring;
 use crate::error::Result;
@@ -39,5 +39,13 @@ pub const METHOD: Method = Method {
         let n = inst.network.len() as u64;
         claimed(inst, "TE-21", "modified message-shift (Theorem 3)", "⌈(n²−1)/8⌉", t_opt_ring(n))
     },
-    run: |inst| produce(inst, modified_message_shift),
+    run: |inst| {
+        produce(
+            inst,
+            modified_message_shift,
+            Some(|inst| {
+                run_node_invariant(inst, RingTie::Alternating, InitialOrder::FurthestFirst, &mut Fifo, 2)
+            }),
+        )
+    },
 };

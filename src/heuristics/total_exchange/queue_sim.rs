@@ -19,18 +19,10 @@
 //! only after [`crate::checker::check`].
 
 use crate::error::{Error, Result};
-use crate::spec::{Family, Instance, Node, RingTie, Schedule, Transmission};
+pub use crate::spec::Direction;
+use crate::spec::itinerary::{lane_distance, lane_next};
+use crate::spec::{Family, Instance, Itineraries, Node, RingTie, Schedule, Transmission};
 use std::collections::{BTreeMap, VecDeque};
-
-/// The way a lane's messages travel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Direction {
-    /// Rightward on the linear array (paper labels increasing), clockwise on the ring: node x
-    /// sends to x + 1 (mod n).
-    Forward,
-    /// Leftward / counter-clockwise: node x sends to x − 1 (mod n).
-    Backward,
-}
 
 /// One direction of traffic on an n-node linear array (`path(n)`) or ring (`ring(n)`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -46,21 +38,22 @@ pub struct Lane {
 impl Lane {
     /// The node `x` sends to on this lane; `None` at the end of a linear array.
     pub fn next(&self, x: Node) -> Option<Node> {
-        match (self.direction, self.ring) {
-            (Direction::Forward, true) => Some((x + 1) % self.n),
-            (Direction::Backward, true) => Some((x + self.n - 1) % self.n),
-            (Direction::Forward, false) => (x + 1 < self.n).then_some(x + 1),
-            (Direction::Backward, false) => x.checked_sub(1),
-        }
+        lane_next(self.n, self.ring, x, self.direction)
     }
 
     /// Hops from `from` to `to` along the lane (`to` must lie ahead of `from` on a linear array).
     pub fn distance(&self, from: Node, to: Node) -> usize {
-        let (a, b) = match self.direction {
-            Direction::Forward => (to, from),
-            Direction::Backward => (from, to),
-        };
-        if self.ring { (a + self.n - b) % self.n } else { a - b }
+        lane_distance(self.n, self.ring, from, to, self.direction)
+            .expect("the destination lies ahead on the lane")
+    }
+
+    /// The position of node `x` along the lane, counted from node 0 in the lane's direction
+    /// (an involution: it also maps a position back to its node).
+    fn position(&self, x: Node) -> usize {
+        match self.direction {
+            Direction::Forward => x,
+            Direction::Backward => (self.n - x) % self.n,
+        }
     }
 }
 
@@ -185,9 +178,18 @@ pub fn lanes(inst: &Instance, antipodal: RingTie) -> Result<[(Lane, Vec<Msg>); 2
     let backward = Lane { n, ring, direction: Direction::Backward };
     let (mut fwd, mut bwd) = (Vec::new(), Vec::new());
     for p in inst.packets() {
-        let path = inst.network.default_path(p.src, p.dst, antipodal).expect("paths and rings are connected");
+        // The shorter way round; only an antipodal pair asks the atlas's tie rule.
+        let ahead = (p.dst + n - p.src) % n;
+        let goes_forward = if !ring {
+            p.src < p.dst
+        } else if 2 * ahead != n {
+            2 * ahead < n
+        } else {
+            let path = inst.network.default_path(p.src, p.dst, antipodal).expect("rings are connected");
+            forward.next(p.src) == Some(path[1])
+        };
         let msg = Msg { src: p.src, dst: p.dst };
-        if forward.next(p.src) == Some(path[1]) { fwd.push(msg) } else { bwd.push(msg) }
+        if goes_forward { fwd.push(msg) } else { bwd.push(msg) }
     }
     Ok([(forward, fwd), (backward, bwd)])
 }
@@ -257,43 +259,157 @@ pub fn simulate(
     for m in messages {
         own[m.src].push(*m);
     }
-    let mut queues: Vec<Queue> = (0..lane.n).map(|_| Queue::default()).collect();
+    let nodes: Vec<Node> = (0..lane.n).collect();
+    let next = |x: Node| lane.next(x).expect("a queued message lies ahead on its lane");
+    let mut steps: Vec<Vec<Transmission>> = Vec::new();
+    drive(
+        lane,
+        &nodes,
+        own,
+        order,
+        discipline,
+        |x, m| (next(x), m),
+        |t, x, m| {
+            if steps.len() < t as usize {
+                steps.push(Vec::new());
+            }
+            steps[t as usize - 1].push(Transmission { from: x, to: next(x), tokens: vec![m.token(lane.n)] });
+        },
+    );
+    steps
+}
+
+/// The step engine of [`simulate`] and [`node_invariant_itineraries`]: queue i is node
+/// `nodes[i]`'s and starts with its messages `own[i]` in `order`. In every step each non-empty
+/// queue sends the message its discipline picks, reported as `sent(t, i, m)`; `forward(i, m)`
+/// names the queue the message reaches and the message as that queue sees it. Arrivals join
+/// the receivers' queues only after every node has chosen (SPEC §1), unless they are home.
+fn drive(
+    lane: &Lane,
+    nodes: &[Node],
+    own: Vec<Vec<Msg>>,
+    order: InitialOrder,
+    discipline: &mut dyn Discipline,
+    forward: impl Fn(usize, Msg) -> (usize, Msg),
+    mut sent: impl FnMut(u32, usize, Msg),
+) {
+    let mut queues: Vec<Queue> = nodes.iter().map(|_| Queue::default()).collect();
     let (mut seq, mut queued) = (0u64, 0usize);
-    for (x, mut q) in own.into_iter().enumerate() {
+    for (i, mut q) in own.into_iter().enumerate() {
+        let x = nodes[i];
         match order {
             InitialOrder::FurthestFirst => q.sort_by_key(|m| std::cmp::Reverse(lane.distance(x, m.dst))),
             InitialOrder::ClosestFirst => q.sort_by_key(|m| lane.distance(x, m.dst)),
         }
         for m in q {
-            queues[x].push(lane, x, m, seq, discipline);
+            queues[i].push(lane, x, m, seq, discipline);
             (seq, queued) = (seq + 1, queued + 1);
         }
     }
-    let mut steps = Vec::new();
+    let (mut t, mut moving) = (0u32, Vec::new());
     while queued > 0 {
-        let mut sent = Vec::new();
-        for (x, q) in queues.iter_mut().enumerate() {
+        t += 1;
+        moving.clear();
+        for (i, q) in queues.iter_mut().enumerate() {
             if !q.is_empty() {
                 let m = q.pop(discipline);
-                let to = lane.next(x).expect("a queued message lies ahead on its lane");
-                sent.push((x, to, m));
                 queued -= 1;
+                sent(t, i, m);
+                moving.push(forward(i, m));
             }
         }
-        // Arrivals join the receivers' queues only after every node has chosen (SPEC §1).
-        for &(_, to, m) in &sent {
-            if m.dst != to {
-                queues[to].push(lane, to, m, seq, discipline);
+        for &(j, m) in &moving {
+            if m.dst != nodes[j] {
+                queues[j].push(lane, nodes[j], m, seq, discipline);
                 (seq, queued) = (seq + 1, queued + 1);
             }
         }
-        steps.push(
-            sent.into_iter()
-                .map(|(from, to, m)| Transmission { from, to, tokens: vec![m.token(lane.n)] })
-                .collect(),
-        );
     }
-    steps
+}
+
+/// The departures of one lane of a ring whose messages and discipline are invariant under
+/// rotation by `period` positions along the lane (Definition 1; Lemma 3, TE-15: the queues of a
+/// node-invariant algorithm are rotations of one another). Node q + period then does in every
+/// step what node q does, rotated, so only the window of positions 0..period is simulated:
+/// position 0 receives from position n − 1 what position period − 1 sends, rotated back by
+/// `period`. The window's sends give each message's departures by (window node, distance,
+/// hop): O(T log n) for the window, where [`simulate`] steps all n queues.
+pub struct WindowTable {
+    lane: Lane,
+    period: usize,
+    /// One more than the longest distance.
+    far: usize,
+    /// `departure[(q · far + distance) · far + hop]`: the step window node q sends such a message.
+    departure: Vec<u32>,
+}
+
+impl WindowTable {
+    /// Simulates the window. Errors unless the lane is a ring, `period` divides n, and the
+    /// messages are invariant.
+    pub fn new(
+        lane: &Lane,
+        messages: &[Msg],
+        order: InitialOrder,
+        discipline: &mut dyn Discipline,
+        period: usize,
+    ) -> Result<Self> {
+        let n = lane.n;
+        if !lane.ring || period == 0 || !n.is_multiple_of(period) {
+            return Err(refuse_window(format!(
+                "it needs a ring whose size is a multiple of the period {period}"
+            )));
+        }
+        let pos = |x: Node| lane.position(x);
+        // Rotation by `r` positions along the lane (r < n).
+        let rotate =
+            |m: Msg, r: usize| Msg { src: pos((pos(m.src) + r) % n), dst: pos((pos(m.dst) + r) % n) };
+        let mut present = vec![false; n * n];
+        for m in messages {
+            present[m.token(n)] = true;
+        }
+        if let Some(m) = messages.iter().find(|m| !present[rotate(**m, period).token(n)]) {
+            return Err(refuse_window(format!(
+                "the lane's messages are not invariant under rotation by {period}: m{}({}) has no rotated twin",
+                m.src, m.dst
+            )));
+        }
+        let nodes: Vec<Node> = (0..period).map(pos).collect();
+        let mut own: Vec<Vec<Msg>> = vec![Vec::new(); period];
+        for m in messages.iter().filter(|m| pos(m.src) < period) {
+            own[pos(m.src)].push(*m);
+        }
+        let far = messages.iter().map(|m| lane.distance(m.src, m.dst)).max().unwrap_or(0) + 1;
+        let mut departure = vec![0u32; period * far * far];
+        drive(
+            lane,
+            &nodes,
+            own,
+            order,
+            discipline,
+            |q, m| if q + 1 < period { (q + 1, m) } else { (0, rotate(m, n - period)) },
+            |t, q, m| {
+                let (ps, pd) = (pos(m.src), pos(m.dst));
+                departure[(q * far + (pd + n - ps) % n) * far + (q + n - ps) % n] = t;
+            },
+        );
+        Ok(Self { lane: *lane, period, far, departure })
+    }
+
+    /// Writes the departures of the message from `src` travelling `out.len()` hops: hop h
+    /// leaves window node (position of src + h) mod period, so the rows cycle through the window.
+    fn departures(&self, src: Node, out: &mut [u32]) {
+        let (dist, far) = (out.len(), self.far);
+        let mut q = self.lane.position(src) % self.period;
+        for (h, t) in out.iter_mut().enumerate() {
+            *t = self.departure[(q * far + dist) * far + h];
+            q = if q + 1 == self.period { 0 } else { q + 1 };
+        }
+    }
+}
+
+/// The error of a window that does not apply.
+fn refuse_window(reason: String) -> Error {
+    Error::NotApplicable { method: "node-invariant simulation".into(), reason }
 }
 
 /// Runs schedules at the same time: step t of the result is the union of every part's step t
@@ -309,6 +425,43 @@ pub fn merge(parts: Vec<Vec<Vec<Transmission>>>) -> Vec<Vec<Transmission>> {
         }
     }
     steps
+}
+
+/// Both lanes of a ring total exchange as itineraries, read from one [`WindowTable`] per lane
+/// (`period` 1 when every node acts alike, 2 under the alternating split of 004 §4.2), by
+/// direction and then shortest distance first. A message the window never sends (the
+/// discipline was not rotation-consistent) is an error.
+pub fn run_node_invariant(
+    inst: &Instance,
+    antipodal: RingTie,
+    order: InitialOrder,
+    discipline: &mut dyn Discipline,
+    period: usize,
+) -> Result<Itineraries> {
+    let n = inst.network.len();
+    let lanes = lanes(inst, antipodal)?;
+    let tables = [0, 1].map(|i| WindowTable::new(&lanes[i].0, &lanes[i].1, order, discipline, period));
+    let [forward, backward] = tables;
+    let tables = [forward?, backward?];
+    let mut legs: Vec<(usize, Direction, usize)> = lanes
+        .iter()
+        .flat_map(|(lane, msgs)| {
+            msgs.iter().map(move |m| (m.token(n), lane.direction, lane.distance(m.src, m.dst)))
+        })
+        .collect();
+    legs.sort_unstable_by_key(|&(k, d, dist)| (d, dist, tables[0].lane.position(k / n)));
+    let out = Itineraries::fill(n, true, &legs, |i, out| {
+        let (k, d, _) = legs[i];
+        tables[usize::from(d == Direction::Backward)].departures(k / n, out);
+    });
+    if let Some(leg) = out.iter().find(|leg| leg.departures.contains(&0)) {
+        return Err(refuse_window(format!(
+            "the window never sends m{}({}) on: the discipline is not rotation-consistent",
+            leg.token / n,
+            leg.token % n
+        )));
+    }
+    Ok(out)
 }
 
 /// Both lanes of `inst` simulated with one discipline and merged into an F\* schedule.

@@ -28,9 +28,11 @@ pub struct Trace {
 }
 
 impl Trace {
-    /// The trace of a schedule; `None` unless it is a store-and-forward schedule.
+    /// The trace of a schedule; `None` unless it is a store-and-forward schedule (itineraries
+    /// within `--max-events` hops count).
     pub fn new(schedule: &Schedule) -> Option<Self> {
-        let Schedule::StoreForward(steps) = schedule else { return None };
+        let explicit = schedule.explicit().ok()?;
+        let Schedule::StoreForward(steps) = explicit.as_ref() else { return None };
         let mut hops: BTreeMap<usize, Vec<Hop>> = BTreeMap::new();
         for (t, step) in steps.iter().enumerate() {
             for tr in step {
