@@ -17,11 +17,11 @@
 
 use crate::bounds::{self, Bound};
 use crate::checker::Checked;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// What an infeasibility rests on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Evidence {
     /// A clausal proof that commsched's proof checker accepted (SAT backend).
@@ -31,18 +31,19 @@ pub enum Evidence {
 }
 
 /// Evidence that the exact model at some horizon has no solution.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Infeasibility {
     /// The horizon decided infeasible: no schedule of length ≤ `horizon` exists.
     pub horizon: u64,
     /// The backend that decided it (`ilp`, `smt`, `sat`).
-    pub backend: &'static str,
+    #[serde(deserialize_with = "crate::names::name")]
+    pub backend: crate::names::Name,
     /// What the answer rests on.
     pub evidence: Evidence,
 }
 
 /// Why no schedule shorter than a checked one exists.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Certificate {
     /// The length equals a lower bound.
@@ -50,7 +51,8 @@ pub enum Certificate {
         /// The bound's name (`bisection`, `distance`, ...).
         name: String,
         /// Its claim id when it is a paper's bound.
-        claim: Option<&'static str>,
+        #[serde(deserialize_with = "crate::names::optional")]
+        claim: Option<crate::names::Name>,
         /// Its value, equal to the length.
         value: u64,
     },
@@ -59,7 +61,8 @@ pub enum Certificate {
         /// T − 1.
         t: u64,
         /// The backend that decided it.
-        backend: &'static str,
+        #[serde(deserialize_with = "crate::names::name")]
+        backend: crate::names::Name,
         /// A checked proof, or the backend's word.
         evidence: Evidence,
     },

@@ -39,6 +39,7 @@ pub mod draw;
 pub mod error;
 pub mod exact;
 pub mod heuristics;
+pub mod names;
 pub mod proof;
 pub mod rng;
 pub mod spec;

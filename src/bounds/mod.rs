@@ -27,15 +27,16 @@ pub mod scatter_gather;
 pub mod total_exchange;
 
 use crate::spec::{Instance, Model, Problem};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A lower bound on the length (SPEC steps) of every admissible schedule of an instance.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Bound {
     /// Short name, e.g. `bisection`, `distance`, `congestion C`.
     pub name: String,
     /// The claim id of the claims catalogue, when the bound is a paper's (`TE-1`), else `None`.
-    pub claim: Option<&'static str>,
+    #[serde(deserialize_with = "crate::names::optional")]
+    pub claim: Option<crate::names::Name>,
     /// The bound in SPEC steps.
     pub value: u64,
     /// How the value is derived and, for a paper's bound, the convention conversion.

@@ -192,13 +192,13 @@ impl Verdict {
 
 /// Who produced a schedule: the checker names it when it rejects one, and reports say whose
 /// schedule a length is.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(tag = "kind", content = "name", rename_all = "kebab-case")]
 pub enum Producer {
     /// A registered algorithm, by its registered name.
-    Algorithm(&'static str),
+    Algorithm(#[serde(deserialize_with = "crate::names::name")] crate::names::Name),
     /// An exact backend's witness, by the backend's name.
-    Exact(&'static str),
+    Exact(#[serde(deserialize_with = "crate::names::name")] crate::names::Name),
     /// A paper's own schedule (a transcribed figure), by its file.
     Paper(String),
     /// A schedule a user gave, by its file.

@@ -8,11 +8,11 @@
 
 pub mod catalogue;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// How an observed length must relate to a claimed value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Relation {
     /// The claim is an exact value.
     #[serde(rename = "=")]
@@ -47,7 +47,7 @@ impl fmt::Display for Relation {
 }
 
 /// What became of a claim on an instance.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ClaimVerdict {
     /// The observation satisfies the claim.
@@ -69,7 +69,7 @@ impl fmt::Display for ClaimVerdict {
 }
 
 /// What the claim is about: the number the comparator must observe to judge it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Subject {
     /// The optimum of the instance (judged by a certified optimum, or refuted by a shorter
@@ -82,7 +82,7 @@ pub enum Subject {
 }
 
 /// A value a paper claims for an instance, in commsched steps.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClaimValue {
     /// The claim id of the catalogue (`TE-13`).
     pub claim: String,

@@ -157,6 +157,12 @@ pub enum Command {
         /// list is I modulo N, so N jobs of a cluster array cover every instance once.
         #[arg(long)]
         shard: Option<String>,
+        /// Keep each instance's result in this directory and reuse it: an interrupted report
+        /// run again with the same cache assesses only what is missing (results are keyed by
+        /// version, commit, backend, limits and the instance's bytes; cached schedules are
+        /// checked again).
+        #[arg(long)]
+        cache: Option<PathBuf>,
         /// Exact backend (default: the measured choice per problem, as `solve --method exact`),
         /// or skip the exact layer with --no-exact.
         #[arg(long, value_enum)]
@@ -167,6 +173,18 @@ pub enum Command {
         /// Exact-solve limits.
         #[command(flatten)]
         limits: Limits,
+    },
+    /// Join the JSON reports of shards (`report --shard I/N --format json`, or report.json of
+    /// `report --out`) into one report, in the format asked, or all formats and the plots with
+    /// --out.
+    Merge {
+        /// The JSON reports.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Write report.txt, report.md, report.json, report.csv and the plots into this
+        /// directory.
+        #[arg(long)]
+        out: Option<PathBuf>,
     },
     /// List the methods for every problem.
     List,

@@ -5,6 +5,7 @@
 
 pub mod args;
 mod bench;
+mod results;
 mod sweep;
 
 use args::{BackendArg, Cli, Command, Format, GenArgs, Limits, RatioFamily};
@@ -115,15 +116,20 @@ pub fn run(cli: Cli) -> Result<u8> {
             write!(out, "{}", instance_to_toml(&inst)).map_err(io_err("<stdout>"))?;
             Ok(0)
         }
-        Command::Report { paths, out: dir, backend: b, no_exact, limits, jobs, shard } => report_cmd(
+        Command::Report { paths, out: dir, backend: b, no_exact, limits, jobs, shard, cache } => report_cmd(
             &paths,
             dir.as_deref(),
             (!no_exact).then(|| b.map_or(BackendChoice::Measured, |b| backend(b).into())),
             &limits,
-            (jobs, shard.as_deref()),
+            (jobs, shard.as_deref(), cache.as_deref()),
             format,
             &mut out,
         ),
+        Command::Merge { files, out: dir } => {
+            let report = results::merge(&files)?;
+            write_report(&report, dir.as_deref(), format, &mut out)?;
+            Ok(if report.failed > 0 { 3 } else { 0 })
+        }
         Command::List => list(format, &mut out),
         Command::Ratios { family, count, seed, messages, max_len, backend: b, limits, out: dir } => {
             let solve = solve_options(&limits)?;
@@ -168,6 +174,7 @@ pub fn run(cli: Cli) -> Result<u8> {
 fn refuse_format(command: &Command, format: Format) -> Result<()> {
     let (name, takes): (&str, &[Format]) = match command {
         Command::Report { .. } => ("report", &[Format::Text, Format::Json, Format::Markdown, Format::Csv]),
+        Command::Merge { .. } => ("merge", &[Format::Text, Format::Json, Format::Markdown, Format::Csv]),
         Command::Gen(_) => ("gen", &[Format::Text]),
         Command::Export { .. } => ("export", &[Format::Text]),
         Command::Draw { .. } => ("draw", &[Format::Text]),
@@ -726,8 +733,8 @@ impl Progress {
         Self { total, start: std::time::Instant::now(), bar, done: std::sync::Mutex::new(0) }
     }
 
-    /// Reports one finished file (`index` in input order).
-    fn finished(&self, index: usize, file: &Path, entry: &Entry) {
+    /// Reports one finished file (`index` in input order; `cached`: read back from the cache).
+    fn finished(&self, index: usize, file: &Path, entry: &Entry, cached: bool) {
         let mut done = self.done.lock().expect("no thread panics while printing progress");
         *done += 1;
         if self.bar {
@@ -748,6 +755,7 @@ impl Progress {
         } else {
             let status = match (&entry.error, &entry.assessment) {
                 (Some(e), _) => format!("ERROR: {e}"),
+                (None, Some(a)) if cached => format!("{} ({:.2} s, cached)", a.answer.status, a.seconds),
                 (None, Some(a)) => format!("{} ({:.2} s)", a.answer.status, a.seconds),
                 (None, None) => String::new(),
             };
@@ -756,8 +764,15 @@ impl Progress {
     }
 }
 
-/// Assesses `files` on `jobs` threads, results in input order, with [`Progress`] on stderr.
-fn assess_all(files: &[PathBuf], options: &AssessOptions, jobs: usize) -> Vec<Entry> {
+/// Assesses `files` on `jobs` threads, results in input order, with [`Progress`] on stderr;
+/// with a cache, a file whose result is cached is read back instead, and every new result is
+/// stored as soon as it is known.
+fn assess_all(
+    files: &[PathBuf],
+    options: &AssessOptions,
+    jobs: usize,
+    cache: Option<&results::Cache>,
+) -> Vec<Entry> {
     let next = std::sync::atomic::AtomicUsize::new(0);
     let progress = Progress::new(files.len());
     let slots: Vec<std::sync::Mutex<Option<Entry>>> = files.iter().map(|_| Default::default()).collect();
@@ -767,8 +782,16 @@ fn assess_all(files: &[PathBuf], options: &AssessOptions, jobs: usize) -> Vec<En
                 loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(file) = files.get(i) else { break };
-                    let entry = report_entry(file, options);
-                    progress.finished(i, file, &entry);
+                    let paper = paper_schedule_file(file);
+                    let cached = cache.and_then(|c| c.load(file, paper.as_deref()));
+                    let from_cache = cached.is_some();
+                    let entry = cached.unwrap_or_else(|| report_entry(file, options));
+                    if let Some(c) = cache.filter(|_| !from_cache)
+                        && let Err(e) = c.store(file, paper.as_deref(), &entry)
+                    {
+                        eprintln!("commsched: note: result of {} not cached: {e}", file.display());
+                    }
+                    progress.finished(i, file, &entry, from_cache);
                     *slots[i].lock().expect("no thread panics holding a slot") = Some(entry);
                 }
             });
@@ -782,7 +805,7 @@ fn report_cmd(
     dir: Option<&Path>,
     exact: Option<BackendChoice>,
     limits: &Limits,
-    (jobs, shard): (usize, Option<&str>),
+    (jobs, shard, cache): (usize, Option<&str>, Option<&Path>),
     format: Format,
     out: &mut dyn Write,
 ) -> Result<u8> {
@@ -809,29 +832,33 @@ fn report_cmd(
         cores: std::thread::available_parallelism().map_or(1, usize::from),
         os: format!("{} {}", std::env::consts::OS, std::env::consts::ARCH),
     };
-    let report = Report::new(run, assess_all(&files, &options, jobs));
-    let write = |format: Format, w: &mut dyn Write| -> std::io::Result<()> {
-        match format {
-            Format::Text => report::write_text(&report, w),
-            Format::Markdown => report::write_markdown(&report, w),
-            Format::Json => report::write_json(&report, w),
-            Format::Csv => report::write_csv(&report, w),
-        }
-    };
+    let cache = cache.map(|d| results::Cache::open(d, &run, &options)).transpose()?;
+    let report = Report::new(run, assess_all(&files, &options, jobs, cache.as_ref()));
+    write_report(&report, dir, format, out)?;
+    Ok(if report.failed > 0 { 3 } else { 0 })
+}
+
+/// Writes a report: every format and the pictures into `dir`, or `format` to `out`.
+fn write_report(report: &Report, dir: Option<&Path>, format: Format, out: &mut dyn Write) -> Result<()> {
     match dir {
         Some(d) => {
             std::fs::create_dir_all(d).map_err(io_err(&d.display().to_string()))?;
             for (name, w) in report::FILES {
                 let path = d.join(name);
                 let mut file = std::fs::File::create(&path).map_err(io_err(&path.display().to_string()))?;
-                w(&report, &mut file).map_err(io_err(&path.display().to_string()))?;
+                w(report, &mut file).map_err(io_err(&path.display().to_string()))?;
                 writeln!(out, "wrote {}", path.display()).map_err(io_err("<stdout>"))?;
             }
-            write_pictures(&report, d, out)?;
+            write_pictures(report, d, out)
         }
-        None => write(format, out).map_err(io_err("<stdout>"))?,
+        None => match format {
+            Format::Text => report::write_text(report, out),
+            Format::Markdown => report::write_markdown(report, out),
+            Format::Json => report::write_json(report, out),
+            Format::Csv => report::write_csv(report, out),
+        }
+        .map_err(io_err("<stdout>")),
     }
-    Ok(if report.failed > 0 { 3 } else { 0 })
 }
 
 /// `report --out DIR`'s pictures: the per-problem plots and a space-time diagram of each
@@ -852,7 +879,12 @@ fn write_pictures(report: &Report, dir: &Path, out: &mut dyn Write) -> Result<()
     for e in &report.instances {
         let Some(a) = &e.assessment else { continue };
         let Some(best) = &a.best else {
-            diagrams.push((a.instance.clone(), Err("no checked schedule".to_string())));
+            let why = match a.answer.length.or(a.answer.upper_bound) {
+                // Read back by `merge`: report.json holds lengths, not schedules.
+                Some(_) => "its schedule is not in report.json (`report --cache` keeps it)",
+                None => "no checked schedule",
+            };
+            diagrams.push((a.instance.clone(), Err(why.to_string())));
             continue;
         };
         let drawn = load_instance(Path::new(&e.file))

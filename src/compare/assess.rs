@@ -12,11 +12,11 @@ use crate::error::{Error, InputError};
 use crate::exact::{self, BackendChoice, BackendKind, Outcome, SolveOptions, StopReason};
 use crate::heuristics::{self, Method};
 use crate::spec::{Instance, ProblemKind, Schedule};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
 /// What a result is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Status {
     /// A checked schedule with a certificate of optimality.
@@ -65,10 +65,11 @@ pub struct AssessOptions {
 }
 
 /// One algorithm's result.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct AlgorithmRun {
     /// Its registered name.
-    pub method: &'static str,
+    #[serde(deserialize_with = "crate::names::name")]
+    pub method: crate::names::Name,
     /// The checked length, when its schedule is admissible.
     pub length: Option<u64>,
     /// Every violation, when its schedule is inadmissible (a bug in the algorithm).
@@ -88,7 +89,7 @@ pub struct AlgorithmRun {
 }
 
 /// What the exact layer answered.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "status", rename_all = "kebab-case")]
 pub enum ExactAnswer {
     /// A certified optimum.
@@ -120,7 +121,7 @@ pub enum ExactAnswer {
 }
 
 /// The exact layer's result.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ExactRun {
     /// The backend.
     pub backend: BackendKind,
@@ -132,7 +133,7 @@ pub struct ExactRun {
 }
 
 /// A paper claim set against what was observed.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ClaimCheck {
     /// The claimed value.
     #[serde(flatten)]
@@ -144,7 +145,7 @@ pub struct ClaimCheck {
 }
 
 /// The paper's own schedule for the instance (a figure's trace, transcribed), checked.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct PaperRun {
     /// Its file.
     pub file: String,
@@ -155,7 +156,7 @@ pub struct PaperRun {
 }
 
 /// The answer to "how long is the best schedule, and is it optimal?".
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Answer {
     /// What kind of answer it is.
     pub status: Status,
@@ -176,7 +177,7 @@ pub struct Answer {
 }
 
 /// Everything known about one instance.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Assessment {
     /// Instance name.
     pub instance: String,

@@ -7,7 +7,7 @@
 
 use super::assess::{Assessment, ClaimCheck, ExactAnswer};
 use crate::claims::{ClaimVerdict, catalogue};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
@@ -28,7 +28,7 @@ pub fn opt(v: Option<u64>) -> String {
 }
 
 /// How a report was produced.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RunInfo {
     /// The commsched version.
     pub version: String,
@@ -45,7 +45,7 @@ pub struct RunInfo {
 }
 
 /// One instance file's row: its assessment, or why it could not be assessed.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Entry {
     /// The instance file.
     pub file: String,
@@ -57,7 +57,7 @@ pub struct Entry {
 }
 
 /// Claim verdicts of one paper, counted over a report.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct PaperTally {
     /// Claims that hold.
     pub holds: usize,
@@ -68,7 +68,7 @@ pub struct PaperTally {
 }
 
 /// A violated claim: where, what was claimed and what was observed.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Counterexample {
     /// The instance.
     pub instance: String,
@@ -83,7 +83,7 @@ pub struct Counterexample {
 }
 
 /// A bound-gap report.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Report {
     /// Run metadata.
     pub run: RunInfo,

@@ -135,7 +135,7 @@ pub fn proof_comment(instance: &Instance, horizon: u64) -> String {
 }
 
 /// Why a search stopped without an optimum.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum StopReason {
     /// The time budget ran out.
@@ -147,8 +147,12 @@ pub enum StopReason {
         /// The guard.
         limit: usize,
     },
-    /// The backend could not decide for another reason (its words).
-    BackendUnknown(String),
+    /// The backend could not decide for another reason (its words). A struct variant, as the
+    /// enum is tagged inside the object.
+    BackendUnknown {
+        /// The backend's words.
+        reason: String,
+    },
 }
 
 impl fmt::Display for StopReason {
@@ -158,7 +162,7 @@ impl fmt::Display for StopReason {
             StopReason::SizeGuard { variables, limit } => {
                 write!(f, "size guard: the next model needs {variables} variables, over {limit}")
             }
-            StopReason::BackendUnknown(r) => write!(f, "backend undecided: {r}"),
+            StopReason::BackendUnknown { reason } => write!(f, "backend undecided: {reason}"),
         }
     }
 }
@@ -310,7 +314,7 @@ impl<'a> Search<'a> {
             BackendAnswer::Infeasible => Decision::Infeasible,
             BackendAnswer::Unknown(backend::Unknown::Timeout) => Decision::Unknown(StopReason::Timeout),
             BackendAnswer::Unknown(backend::Unknown::Other(r)) => {
-                Decision::Unknown(StopReason::BackendUnknown(r))
+                Decision::Unknown(StopReason::BackendUnknown { reason: r })
             }
         })
     }

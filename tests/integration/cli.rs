@@ -611,3 +611,97 @@ fn the_7x7_torus_gossip_optimum_24_certificate_verifies() {
         "{manifest}"
     );
 }
+
+/// A report's JSON with every `seconds` field zeroed (times are the only thing a re-run changes).
+fn untimed(mut v: serde_json::Value) -> serde_json::Value {
+    fn zero(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(m) => {
+                for (k, x) in m.iter_mut() {
+                    if k == "seconds" {
+                        *x = 0.0.into();
+                    } else {
+                        zero(x);
+                    }
+                }
+            }
+            serde_json::Value::Array(a) => a.iter_mut().for_each(zero),
+            _ => {}
+        }
+    }
+    zero(&mut v);
+    v
+}
+
+/// `report --cache DIR` stores one result per instance and reads it back on the next run:
+/// the report is the same, a missing result is assessed again, and a cache file that does not
+/// parse or whose schedule the checker rejects is named on stderr and assessed again.
+#[test]
+fn report_cache_resumes_and_checks_what_it_reads() {
+    let dir = std::env::temp_dir().join(format!("commsched-cache-{}", std::process::id()));
+    let cache = dir.display().to_string();
+    let args = ["--format", "json", "report", "--no-exact", "--cache", &cache, "instances/004"];
+    let (code, first) = json(&args[2..]);
+    assert_eq!(code, 0);
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    assert_eq!(files.len(), first["instances"].as_array().unwrap().len(), "one file per instance");
+    // Interrupted: one result lost; and one file cut short, one schedule replaced by an empty one.
+    std::fs::remove_file(&files[0]).unwrap();
+    std::fs::write(&files[1], "{\"key\": ").unwrap();
+    let text = std::fs::read_to_string(&files[2]).unwrap();
+    let mut cached: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let best = cached["best"][1].as_str().unwrap().to_string();
+    let mut schedule: serde_json::Value = serde_json::from_str(&best).unwrap();
+    schedule["steps"] = serde_json::json!([]);
+    cached["best"][1] = schedule.to_string().into();
+    std::fs::write(&files[2], cached.to_string()).unwrap();
+    let (code, stdout, stderr) = run(&args);
+    assert_eq!(code, 0, "{stderr}");
+    let again: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(untimed(again), untimed(first));
+    let n = files.len();
+    assert_eq!(stderr.matches(", cached)").count(), n - 3, "{stderr}");
+    assert!(stderr.contains("does not parse"), "{stderr}");
+    assert!(stderr.contains("holds a schedule the checker rejects (incomplete delivery"), "{stderr}");
+    let (_, _, stderr) = run(&args);
+    assert_eq!(stderr.matches(", cached)").count(), n, "everything is cached now: {stderr}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `merge` joins the shards of `report --shard I/N --format json` into the whole report, and
+/// refuses an instance that two files hold, or files from different runs.
+#[test]
+fn merge_joins_shards_into_the_whole_report() {
+    let dir = std::env::temp_dir().join(format!("commsched-merge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let report = |shard: Option<&str>| {
+        let mut args = vec!["--format", "json", "report", "--no-exact", "instances/004"];
+        args.extend(shard.map(|s| ["--shard", s]).into_iter().flatten());
+        let (code, stdout, stderr) = run(&args);
+        assert_eq!(code, 0, "{stderr}");
+        stdout
+    };
+    let parts: Vec<String> = (0..3)
+        .map(|i| {
+            let path = dir.join(format!("part{i}.json"));
+            std::fs::write(&path, report(Some(&format!("{i}/3")))).unwrap();
+            path.display().to_string()
+        })
+        .collect();
+    let whole: serde_json::Value = serde_json::from_str(&report(None)).unwrap();
+    let (code, merged) =
+        json(&[&["merge"][..], &parts.iter().map(String::as_str).collect::<Vec<_>>()].concat());
+    assert_eq!(code, 0);
+    assert_eq!(untimed(merged), untimed(whole));
+    let twice = error_line(&["merge", &parts[0], &parts[1], &parts[0]]);
+    assert!(twice.contains("part0.json: field `instances`") && twice.contains("is also in"), "{twice}");
+    let mut other: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&parts[1]).unwrap()).unwrap();
+    other["run"]["commit"] = "0000000".into();
+    let other_file = dir.join("other.json");
+    std::fs::write(&other_file, other.to_string()).unwrap();
+    let mixed = error_line(&["merge", &parts[0], &other_file.display().to_string()]);
+    assert!(mixed.contains("other.json: field `run`: comes from another run"), "{mixed}");
+    std::fs::remove_dir_all(&dir).ok();
+}

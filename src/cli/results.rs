@@ -1,0 +1,176 @@
+//! Long report runs: the resumable result cache of `report --cache DIR`, and `merge`, which
+//! joins the JSON reports of shards (`report --shard I/N`) into one report.
+//!
+//! **Cache.** Each assessed instance is one file `DIR/STEM-KEY.json` holding its report entry
+//! and its best checked schedule. KEY is a SHA-256 of what the result depends on: the tool's
+//! version and commit, the exact backend choice, the time and size limits, and the bytes of the
+//! instance file and of its paper schedule. A file is written to a temporary name and renamed,
+//! so an interrupted run leaves whole entries or none; the next run reads them and assesses
+//! only the rest. A cached schedule is checked again when it is read back, like any producer's:
+//! a file that does not parse, or whose schedule the checker rejects, is reported on stderr and
+//! the instance is assessed afresh.
+
+use super::io_err;
+use commsched::checker::{self, Producer};
+use commsched::compare::assess::AssessOptions;
+use commsched::compare::report::{Entry, Report, RunInfo};
+use commsched::error::{Error, InputError, Result};
+use commsched::proof::sha256::hex_digest;
+use commsched::spec::io::{load_instance, parse_schedule, schedule_to_json};
+use commsched::spec::limits::Resource;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// One cached result.
+#[derive(Serialize, Deserialize)]
+struct Cached {
+    /// The key it was stored under (checked on reading).
+    key: String,
+    /// The report entry.
+    entry: Entry,
+    /// The best checked schedule: its producer and its JSON file form.
+    best: Option<(Producer, String)>,
+}
+
+/// The result cache of one report run.
+pub struct Cache {
+    dir: PathBuf,
+    /// What every key shares: version, commit, backend choice and limits.
+    run: String,
+}
+
+impl Cache {
+    /// The cache in `dir` (created if missing) for results of `run` under `options`.
+    pub fn open(dir: &Path, run: &RunInfo, options: &AssessOptions) -> Result<Self> {
+        std::fs::create_dir_all(dir).map_err(io_err(&dir.display().to_string()))?;
+        let limits: Vec<u64> = [Resource::Nodes, Resource::Items, Resource::Events, Resource::CompactEvents]
+            .map(|r| r.limit())
+            .into();
+        let run = format!(
+            "commsched result cache 1\n{}\n{}\n{:?}\n{:?}\n{}\n{limits:?}\n",
+            run.version,
+            run.commit,
+            options.exact.map(|c| c.name()),
+            options.solve.timeout,
+            options.solve.max_variables
+        );
+        Ok(Self { dir: dir.to_path_buf(), run })
+    }
+
+    /// The key and file of `file`'s result (`paper`: its paper schedule file, if any).
+    fn slot(&self, file: &Path, paper: Option<&Path>) -> (String, PathBuf) {
+        let mut material = self.run.clone().into_bytes();
+        for f in std::iter::once(file).chain(paper) {
+            material.extend(f.display().to_string().bytes());
+            material.push(0);
+            material.extend(std::fs::read(f).unwrap_or_default());
+            material.push(0);
+        }
+        let key = hex_digest(&material);
+        let stem = file.file_stem().map_or_else(|| "instance".into(), |s| s.to_string_lossy().into_owned());
+        let path = self.dir.join(format!("{stem}-{}.json", &key[..16]));
+        (key, path)
+    }
+
+    /// The cached entry of `file`, its best schedule checked again; `None` when there is none
+    /// or it cannot be trusted (said on stderr).
+    pub fn load(&self, file: &Path, paper: Option<&Path>) -> Option<Entry> {
+        let (key, path) = self.slot(file, paper);
+        let text = std::fs::read_to_string(&path).ok()?;
+        let restored = (|| -> std::result::Result<Entry, String> {
+            let cached: Cached = serde_json::from_str(&text).map_err(|e| format!("does not parse: {e}"))?;
+            if cached.key != key {
+                return Err("was stored under another key".into());
+            }
+            let mut entry = cached.entry;
+            if let (Some(a), Some((producer, schedule))) = (entry.assessment.as_mut(), cached.best) {
+                let inst = load_instance(file).map_err(|e| e.to_string())?;
+                let schedule = parse_schedule(&schedule, &path.display().to_string(), &inst)
+                    .map_err(|e| e.to_string())?;
+                let checked = checker::judge(&inst, schedule, producer).map_err(|(_, v)| {
+                    format!(
+                        "holds a schedule the checker rejects ({})",
+                        v.first().map_or(String::new(), |v| v.to_string())
+                    )
+                })?;
+                a.best = Some(checked);
+            }
+            Ok(entry)
+        })();
+        match restored {
+            Ok(entry) => Some(entry),
+            Err(why) => {
+                eprintln!(
+                    "commsched: note: cache file {} {why}; assessing {} again",
+                    path.display(),
+                    file.display()
+                );
+                None
+            }
+        }
+    }
+
+    /// Stores `entry` for `file`, atomically (a temporary file renamed into place).
+    pub fn store(&self, file: &Path, paper: Option<&Path>, entry: &Entry) -> Result<()> {
+        let (key, path) = self.slot(file, paper);
+        let best = entry.assessment.as_ref().and_then(|a| a.best.as_ref()).and_then(|best| {
+            let inst = load_instance(file).ok()?;
+            Some((best.producer().clone(), schedule_to_json(&inst, best.schedule()).ok()?))
+        });
+        let cached = Cached { key, entry: entry.clone(), best };
+        let text = serde_json::to_string(&cached).expect("a report entry serialises");
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let temporary =
+            self.dir.join(format!(".{name}.{}.{:?}.tmp", std::process::id(), std::thread::current().id()));
+        let shown = temporary.display().to_string();
+        std::fs::write(&temporary, text).map_err(io_err(&shown))?;
+        std::fs::rename(&temporary, &path).map_err(io_err(&shown))
+    }
+}
+
+/// `merge FILE...`: the JSON reports of shards (`report --shard I/N --format json`, or the
+/// `report.json` of `report --out`) as one report. Each instance may appear in one file only,
+/// and every file must come from the same version, commit, backend and timeout. Entries are
+/// ordered by file path, as `report` orders them.
+pub fn merge(files: &[PathBuf]) -> Result<Report> {
+    let mut run: Option<(RunInfo, String)> = None;
+    let mut entries: Vec<(Entry, String)> = Vec::new();
+    for f in files {
+        let name = f.display().to_string();
+        let text = std::fs::read_to_string(f).map_err(io_err(&name))?;
+        let part: Report = serde_json::from_str(&text)
+            .map_err(|e| InputError::new(&name, "", format!("not a report: {e}")))?;
+        match &run {
+            None => run = Some((part.run.clone(), name.clone())),
+            Some((first, from)) => {
+                let same =
+                    |a: &RunInfo| (a.version.clone(), a.commit.clone(), a.backend.clone(), a.timeout_seconds);
+                if same(first) != same(&part.run) {
+                    return Err(InputError::new(
+                        &name,
+                        "run",
+                        format!(
+                            "comes from another run than {from} (version, commit, backend and timeout must agree): {:?} against {:?}",
+                            same(&part.run),
+                            same(first)
+                        ),
+                    )
+                    .into());
+                }
+            }
+        }
+        for e in part.instances {
+            if let Some((_, other)) = entries.iter().find(|(x, _)| x.file == e.file) {
+                return Err(
+                    InputError::new(&name, "instances", format!("{} is also in {other}", e.file)).into()
+                );
+            }
+            entries.push((e, name.clone()));
+        }
+    }
+    let Some((run, _)) = run else {
+        return Err(Error::Input(InputError::new("<flags>", "FILE", "merge needs at least one report")));
+    };
+    entries.sort_by(|a, b| a.0.file.cmp(&b.0.file));
+    Ok(Report::new(run, entries.into_iter().map(|(e, _)| e).collect()))
+}
