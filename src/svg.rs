@@ -152,6 +152,15 @@ impl Svg {
         );
     }
 
+    /// An unfilled circle (an idle dot).
+    pub fn ring(&mut self, (x, y): (f64, f64), r: f64, stroke: &str, title: Option<&str>) {
+        let title = title.map(|t| format!("<title>{}</title>", escape(t))).unwrap_or_default();
+        let _ = writeln!(
+            self.body,
+            "<circle cx=\"{x:.2}\" cy=\"{y:.2}\" r=\"{r}\" fill=\"#ffffff\" stroke=\"{stroke}\" stroke-width=\"1.2\">{title}</circle>"
+        );
+    }
+
     /// A text of `size` pixels; `rotate` turns it by −90° about its point (a vertical axis title).
     pub fn text(&mut self, (x, y): (f64, f64), text: &str, size: f64, anchor: Anchor, rotate: bool) {
         let transform =

@@ -29,6 +29,17 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// Pictures of a schedule (`draw --style`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Style {
+    /// Arcs against steps, one coloured cell per crossing.
+    SpaceTime,
+    /// Paper 003's dots (links by steps, black when busy) and wires (a token's relays).
+    DotWire,
+    /// Paper 000's processor-time plane of a ULA, one parallelogram per message.
+    Parallelogram,
+}
+
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -88,6 +99,11 @@ pub enum Command {
         /// The SVG file to write.
         #[arg(short, long)]
         out: PathBuf,
+        /// The picture: links against steps (every model), the dot-wire diagram of paper 003
+        /// (store-and-forward on a path or ring), or the parallelograms of paper 000 (chatting
+        /// on a ULA).
+        #[arg(long, value_enum, default_value_t = Style::SpaceTime)]
+        style: Style,
     },
     /// Print every lower bound of an instance.
     Bounds {
@@ -158,7 +174,7 @@ pub enum Command {
         #[arg(long)]
         shard: Option<String>,
         /// Keep each instance's result in this directory and reuse it: an interrupted report
-        /// run again with the same cache assesses only what is missing (results are keyed by
+        /// run again with the same cache assesses only what is missing (results are keyed by the
         /// version, commit, backend, limits and the instance's bytes; cached schedules are
         /// checked again).
         #[arg(long)]

@@ -8,7 +8,7 @@ mod bench;
 mod results;
 mod sweep;
 
-use args::{BackendArg, Cli, Command, Format, GenArgs, Limits, RatioFamily};
+use args::{BackendArg, Cli, Command, Format, GenArgs, Limits, RatioFamily, Style};
 use commsched::bounds::{self, Bound};
 use commsched::certify::certify;
 use commsched::checker::{self, Producer};
@@ -26,7 +26,7 @@ use commsched::spec::io::{
 };
 use commsched::spec::limits::Resource;
 use commsched::spec::msccl;
-use commsched::spec::{Family, Instance, Model, ProblemKind};
+use commsched::spec::{Family, Instance, Model, ProblemKind, Schedule};
 use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -102,7 +102,9 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Check { instance, schedule, max_violations } => {
             check(&instance, &schedule, max_violations, format, &mut out)
         }
-        Command::Draw { instance, schedule, out: file } => draw(&instance, &schedule, &file, &mut out),
+        Command::Draw { instance, schedule, out: file, style } => {
+            draw(&instance, &schedule, &file, style, &mut out)
+        }
         Command::Bounds { instance } => bounds_cmd(&instance, format, &mut out),
         Command::Solve { instance, method, limits, out: file, certificate } => {
             solve(&instance, &method, &limits, file.as_deref(), certificate.as_deref(), format, &mut out)
@@ -327,11 +329,17 @@ fn in_file(file: &Path) -> impl Fn(Error) -> Error + '_ {
 }
 
 /// `draw`: the checked schedule as a space-time diagram; prints the verdict it drew.
-fn draw(instance: &Path, schedule: &Path, file: &Path, out: &mut dyn Write) -> Result<u8> {
+fn draw(instance: &Path, schedule: &Path, file: &Path, style: Style, out: &mut dyn Write) -> Result<u8> {
     let inst = load_instance(instance)?;
     let sched = load_schedule(schedule, &inst)?;
     let d = commsched::draw::diagram(&inst, &sched).map_err(in_file(instance))?;
-    std::fs::write(file, d.to_svg()).map_err(io_err(&file.display().to_string()))?;
+    let svg = match style {
+        Style::SpaceTime => Ok(d.to_svg()),
+        Style::DotWire => commsched::draw::paper::dot_wire(&inst, &sched, &d),
+        Style::Parallelogram => commsched::draw::paper::parallelograms(&inst, &d),
+    }
+    .map_err(in_file(instance))?;
+    std::fs::write(file, svg).map_err(io_err(&file.display().to_string()))?;
     writeln!(
         out,
         "wrote {} ({}; {} cells, {} marked)",
@@ -902,15 +910,40 @@ fn write_pictures(report: &Report, dir: &Path, out: &mut dyn Write) -> Result<()
                 }
                 _ => Ok(d),
             });
-        let file = match drawn {
+        let file = match &drawn {
             Ok(d) => {
                 let name = format!("diagrams/{}.svg", a.instance);
                 write(&name, &d.to_svg())?;
                 Ok(name)
             }
-            Err(why) => Err(why),
+            Err(why) => Err(why.clone()),
         };
         diagrams.push((a.instance.clone(), file));
+        // The papers' own pictures where they draw one: dot-wire (003), parallelograms (000).
+        if let (Ok(d), Ok(inst)) = (&drawn, load_instance(Path::new(&e.file))) {
+            let paper = match (inst.network.family(), best.schedule()) {
+                (Family::Path(_) | Family::Ring(_), Schedule::StoreForward(_))
+                    if a.problem == ProblemKind::Gossip =>
+                {
+                    Some(("dot-wire", commsched::draw::paper::dot_wire(&inst, best.schedule(), d)))
+                }
+                (Family::Ula(_), Schedule::Bufferless { .. }) => {
+                    Some(("parallelograms", commsched::draw::paper::parallelograms(&inst, d)))
+                }
+                _ => None,
+            };
+            if let Some((style, svg)) = paper {
+                let name = format!("diagrams/{}.{style}.svg", a.instance);
+                let file = match svg {
+                    Ok(svg) => {
+                        write(&name, &svg)?;
+                        Ok(name)
+                    }
+                    Err(e) => Err(e.to_string()),
+                };
+                diagrams.push((format!("{} ({style})", a.instance), file));
+            }
+        }
     }
     let md = dir.join("report.md");
     let mut file =

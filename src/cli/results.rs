@@ -3,7 +3,7 @@
 //!
 //! **Cache.** Each assessed instance is one file `DIR/STEM-KEY.json` holding its report entry
 //! and its best checked schedule. KEY is a SHA-256 of what the result depends on: the tool's
-//! version and commit, the exact backend choice, the time and size limits, and the bytes of the
+//! version, commit and executable, the exact backend choice, the time and size limits, and the bytes of the
 //! instance file and of its paper schedule. A file is written to a temporary name and renamed,
 //! so an interrupted run leaves whole entries or none; the next run reads them and assesses
 //! only the rest. A cached schedule is checked again when it is read back, like any producer's:
@@ -46,8 +46,11 @@ impl Cache {
         let limits: Vec<u64> = [Resource::Nodes, Resource::Items, Resource::Events, Resource::CompactEvents]
             .map(|r| r.limit())
             .into();
+        // The program itself, so that a rebuild from an uncommitted change misses too.
+        let program =
+            std::env::current_exe().and_then(std::fs::read).map(|b| hex_digest(&b)).unwrap_or_default();
         let run = format!(
-            "commsched result cache 1\n{}\n{}\n{:?}\n{:?}\n{}\n{limits:?}\n",
+            "commsched result cache 1\n{}\n{}\n{program}\n{:?}\n{:?}\n{}\n{limits:?}\n",
             run.version,
             run.commit,
             options.exact.map(|c| c.name()),

@@ -480,7 +480,10 @@ pub fn write_pictures(
     for p in plots {
         writeln!(out, "- [{p}]({p})")?;
     }
-    writeln!(out, "\nSpace-time diagrams of each instance's best checked schedule:\n")?;
+    writeln!(
+        out,
+        "\nDiagrams of each instance's best checked schedule: space-time, and the papers' dot-wire (gossip on a path or ring) and parallelograms (chatting on a ULA):\n"
+    )?;
     for (instance, file) in diagrams {
         match file {
             Ok(f) => writeln!(out, "- {instance}: [{f}]({f})")?,

@@ -705,3 +705,66 @@ fn merge_joins_shards_into_the_whole_report() {
     assert!(mixed.contains("other.json: field `run`: comes from another run"), "{mixed}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `draw --style` paints the papers' pictures: paper 003's dot-wire diagram (one dot per link
+/// and step, black when busy, wires for the relays, clashes outlined) and paper 000's
+/// parallelograms (one per message); each refuses a network or model it does not draw.
+#[test]
+fn draw_paints_the_papers_pictures() {
+    let dir = std::env::temp_dir().join(format!("commsched-styles-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).display().to_string();
+    let (code, toml, _) = run(&["gen", "gossip", "--network", "path:6"]);
+    assert_eq!(code, 0);
+    std::fs::write(path("g.toml"), toml).unwrap();
+    let (code, _, stderr) =
+        run(&["solve", &path("g.toml"), "--method", "path-gossip", "--out", &path("g.json")]);
+    assert_eq!(code, 0, "{stderr}");
+    let (code, _, stderr) =
+        run(&["draw", &path("g.toml"), &path("g.json"), "-o", &path("g.svg"), "--style", "dot-wire"]);
+    assert_eq!(code, 0, "{stderr}");
+    let svg = std::fs::read_to_string(path("g.svg")).unwrap();
+    let schedule: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path("g.json")).unwrap()).unwrap();
+    let steps = schedule["steps"].as_array().unwrap();
+    let transmissions: usize = steps.iter().map(|s| s.as_array().unwrap().len()).sum();
+    // path(6) gossips in n + ⌊n/2⌋ − 1 = 8 steps (GOS-8): 5 links × 8 steps of dots, one black
+    // dot per transmission (H*: one packet per link and step).
+    assert_eq!(steps.len(), 8);
+    assert_eq!(svg.matches("<circle").count(), 5 * 8, "{svg}");
+    assert_eq!(svg.matches("fill=\"#000000\"").count(), transmissions);
+    assert!(svg.contains("stroke-width=\"2\""), "wires: {svg}");
+    assert!(!svg.contains("#d00000"), "nothing outlined when admissible");
+    // A second packet on link {0,1} in step 1 is a clash, outlined in red.
+    let mut clash = schedule.clone();
+    clash["steps"][0].as_array_mut().unwrap().push(serde_json::json!({"from": 1, "to": 0, "tokens": [1]}));
+    std::fs::write(path("clash.json"), clash.to_string()).unwrap();
+    let (code, stdout, _) =
+        run(&["draw", &path("g.toml"), &path("clash.json"), "-o", &path("clash.svg"), "--style", "dot-wire"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("inadmissible"), "{stdout}");
+    assert!(std::fs::read_to_string(path("clash.svg")).unwrap().contains("#d00000"));
+    // Paper 000 Fig. 3's instance, solved exactly: one parallelogram per message.
+    let ula = "instances/000/ula8-fig3.toml";
+    let (code, _, stderr) = run(&["solve", ula, "--method", "exact", "--out", &path("u.json")]);
+    assert_eq!(code, 0, "{stderr}");
+    let (code, _, stderr) =
+        run(&["draw", ula, &path("u.json"), "-o", &path("u.svg"), "--style", "parallelogram"]);
+    assert_eq!(code, 0, "{stderr}");
+    let svg = std::fs::read_to_string(path("u.svg")).unwrap();
+    let messages = std::fs::read_to_string(ula).unwrap().matches("length =").count();
+    assert_eq!(svg.matches("<polygon").count(), messages, "{svg}");
+    let wrong = error_line(&["draw", ula, &path("u.json"), "-o", &path("x.svg"), "--style", "dot-wire"]);
+    assert!(wrong.contains("dot-wire does not apply") && wrong.contains("not ula:8"), "{wrong}");
+    let wrong = error_line(&[
+        "draw",
+        &path("g.toml"),
+        &path("g.json"),
+        "-o",
+        &path("x.svg"),
+        "--style",
+        "parallelogram",
+    ]);
+    assert!(wrong.contains("ULA"), "{wrong}");
+    std::fs::remove_dir_all(&dir).ok();
+}

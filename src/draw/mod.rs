@@ -16,6 +16,8 @@
 //! titled with its checked length, an inadmissible one gets every violation that names an arc,
 //! link or node in a step outlined in red, and the violations listed under the diagram.
 
+pub mod paper;
+
 use crate::checker::{self, Verdict, Violation};
 use crate::error::{Error, Result};
 use crate::spec::{ControlKind, Instance, Schedule};
@@ -222,20 +224,21 @@ impl Diagram {
         for &(arc, step) in &self.marks {
             svg.outline(x(step), y(arc), cw, rh, "#d00000", 2.5);
         }
-        let mut ly = grid_bottom + 24.0;
+        self.list_violations(&mut svg, grid_bottom + 24.0);
+        svg.finish()
+    }
+
+    /// Lines of text under a picture from height `y`: the first [`LISTED`] violations, then
+    /// `... and N more`.
+    fn list_violations(&self, svg: &mut Svg, y: f64) {
+        let mut ly = y;
         for v in self.violations.iter().take(LISTED) {
             svg.text((10.0, ly), v, 11.0, Anchor::Start, false);
             ly += 16.0;
         }
         if self.violations.len() > LISTED {
-            svg.text(
-                (10.0, ly),
-                &format!("... and {} more", self.violations.len() - LISTED),
-                11.0,
-                Anchor::Start,
-                false,
-            );
+            let more = format!("... and {} more", self.violations.len() - LISTED);
+            svg.text((10.0, ly), &more, 11.0, Anchor::Start, false);
         }
-        svg.finish()
     }
 }
