@@ -598,18 +598,16 @@ fn cut_bound(
         let col: Vec<u64> = (0..b).map(|y| a.iter().map(|r| r[y]).sum()).collect();
         let all = b * b * (net.arcs().len() + b) <= CUT_BUDGET;
         let starts: Vec<usize> = if blocks.cyclic || all { (0..b).collect() } else { vec![0] };
+        let inner = IntervalSums::new(&a, blocks.cyclic && mode == Mode::Move);
         for start in starts {
             let mut inside = vec![false; n];
-            let mut interval: Vec<usize> = Vec::new();
-            let (mut inner, mut rows, mut cols, mut size) = (0u64, 0u64, 0u64, 0u64);
+            let (mut rows, mut cols, mut size) = (0u64, 0u64, 0u64);
             let longest = if blocks.cyclic { b - 1 } else { b - start };
             for len in 1..=longest {
                 let y = (start + len - 1) % b;
-                inner += a[y][y] + interval.iter().map(|&x| a[x][y] + a[y][x]).sum::<u64>();
                 rows += row[y];
                 cols += col[y];
                 size += members[y].len() as u64;
-                interval.push(y);
                 for &x in &members[y] {
                     inside[x] = true;
                 }
@@ -621,7 +619,10 @@ fn cut_bound(
                     continue;
                 }
                 let (out, inn) = match mode {
-                    Mode::Move => (rows - inner, cols - inner),
+                    Mode::Move => {
+                        let inner = inner.sum(start, len);
+                        (rows - inner, cols - inner)
+                    }
                     Mode::Copy => (size, n as u64 - size),
                 };
                 consider(&inside, out, inn);
@@ -636,6 +637,37 @@ fn cut_bound(
         });
     }
     best.map(|v| (v, families.join(", ")))
+}
+
+/// Sums of a block matrix over the square of an interval of blocks, in O(1) each after an
+/// O(b²) table of 2D prefix sums; the interval may wrap around when the blocks are cyclic
+/// (the table then covers the matrix doubled in both directions).
+struct IntervalSums {
+    b: usize,
+    /// `prefix[i][j]`: the sum of `a[x mod b][y mod b]` over x < i, y < j.
+    prefix: Vec<Vec<u64>>,
+}
+
+impl IntervalSums {
+    fn new(a: &[Vec<u64>], cyclic: bool) -> Self {
+        let b = a.len();
+        let m = if cyclic { 2 * b } else { b };
+        let mut prefix = vec![vec![0u64; m + 1]; m + 1];
+        for i in 0..m {
+            for j in 0..m {
+                prefix[i + 1][j + 1] = a[i % b][j % b] + prefix[i][j + 1] + prefix[i + 1][j] - prefix[i][j];
+            }
+        }
+        Self { b, prefix }
+    }
+
+    /// Σ a[x][y] over x, y in the `len` blocks from `start` on (modulo b when cyclic).
+    fn sum(&self, start: usize, len: usize) -> u64 {
+        let (lo, hi) = (start, start + len);
+        debug_assert!(hi < self.prefix.len() && len <= self.b, "the interval fits the table");
+        let p = &self.prefix;
+        p[hi][hi] + p[lo][lo] - p[lo][hi] - p[hi][lo]
+    }
 }
 
 /// Tokens that must leave and enter the node set `inside`.
