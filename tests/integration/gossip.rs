@@ -10,8 +10,8 @@
 use commsched::bounds;
 use commsched::checker::{Measure, check};
 use commsched::error::Error;
+use commsched::heuristics::gossip::phase1::delayed_half_gossip;
 use commsched::heuristics::gossip::phase2::{own_tokens, path_gossip};
-use commsched::heuristics::gossip::torus_odd::delayed_half_gossip;
 use commsched::heuristics::gossip::{DotWire, Line, Reach, half_gossip};
 use commsched::heuristics::{find, for_instance};
 use commsched::spec::io::load_instance;

@@ -13,8 +13,8 @@
 //!   (Fig. 2c); GOS-4, GOS-26;
 //! * even torus ring: n/2 hops right and n/2 − 1 left ([`Reach::Ring`]), n/2 rounds, n/2 idle
 //!   instances in the last round (§4.1, GOS-18, GOS-32);
-//! * odd torus ring: the same on n + 1 positions with a phantom node, see
-//!   [`torus_odd`](mod@super::torus_odd) (§4.2, GOS-21).
+//! * odd torus ring: the same on n + 1 positions with a phantom node ([`delayed_half_gossip`];
+//!   the delayer is explained in [`torus_odd`](mod@super::torus_odd), §4.2, GOS-21).
 
 use super::line::{Dir, Dot, DotWire, Line, crossing};
 use crate::error::Result;
@@ -67,6 +67,30 @@ pub fn half_gossip(line: &Line, broadcasters: &[(usize, usize)], reach: Reach) -
     dots.sort_by_key(|&(round, edge, _)| (round, edge));
     for (round, edge, dot) in dots {
         diagram.put(round, edge, dot).map_err(|was| crossing("phase 1", round, edge, dot, was))?;
+    }
+    Ok(diagram)
+}
+
+/// Phase 1 on a ring `line` of odd length n with v_{n−1} the delayer: the even-ring half-gossip
+/// on n + 1 positions (phantom P at position n), the wait on v_{n−1}–P dropped and the hop
+/// P–v_0 drawn on the real edge ⟨v_{n−1}, v_0⟩. A wire ending at P is cut one hop short: P is
+/// no node, and v_{n−1} gets that token along its other wire (no duplicate receipt, 003 §2).
+pub fn delayed_half_gossip(line: &Line, broadcasters: &[(usize, usize)]) -> Result<DotWire> {
+    let n = line.len();
+    let phantom = Line::closed((0..=n).collect());
+    let extended = half_gossip(&phantom, broadcasters, Reach::Ring)?;
+    let mut diagram = DotWire::new(line.edges());
+    for t in 1..=extended.len() {
+        for e in (0..=n).filter(|&e| e + 1 != n) {
+            let Some(dot) = extended.dot(t, e) else { continue };
+            // A wire ending at P: v_{n−1} gets that token from its other wire.
+            let ends_at_phantom = e == n && dot.dir == Dir::Left && extended.dot(t + 1, n - 1) != Some(dot);
+            if !ends_at_phantom {
+                diagram
+                    .put(t, e.min(n - 1), dot)
+                    .expect("the phantom ring's edges map to distinct real edges");
+            }
+        }
     }
     Ok(diagram)
 }

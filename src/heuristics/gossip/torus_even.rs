@@ -18,8 +18,7 @@
 
 use super::cycle_gossip::ring_gossip;
 use super::grid;
-use super::phase1::{Reach, half_gossip};
-use super::torus_odd::delayed_half_gossip;
+use super::phase1::{Reach, delayed_half_gossip, half_gossip};
 use super::two_phase::TwoPhase;
 use crate::error::Result;
 use crate::heuristics::Method;

@@ -17,36 +17,10 @@
 //! even" and "q(T)", GOS-23): (n² + 1)/2 + 1 rounds, 2 above Lemma 2. Runs on r×c tori with an
 //! odd side (even rings keep the plain Phase 1). Registered as `torus-odd-delayer`.
 
-use super::line::{Dir, DotWire, Line};
-use super::phase1::{Reach, half_gossip};
 use super::torus_even::torus;
 use crate::error::Result;
 use crate::heuristics::Method;
 use crate::spec::{Instance, Schedule};
-
-/// Phase 1 on a ring `line` of odd length n with v_{n−1} the delayer: the even-ring half-gossip
-/// on n + 1 positions (phantom P at position n), the wait on v_{n−1}–P dropped and the hop
-/// P–v_0 drawn on the real edge ⟨v_{n−1}, v_0⟩. A wire ending at P is cut one hop short: P is
-/// no node, and v_{n−1} gets that token along its other wire (no duplicate receipt, 003 §2).
-pub fn delayed_half_gossip(line: &Line, broadcasters: &[(usize, usize)]) -> Result<DotWire> {
-    let n = line.len();
-    let phantom = Line::closed((0..=n).collect());
-    let extended = half_gossip(&phantom, broadcasters, Reach::Ring)?;
-    let mut diagram = DotWire::new(line.edges());
-    for t in 1..=extended.len() {
-        for e in (0..=n).filter(|&e| e + 1 != n) {
-            let Some(dot) = extended.dot(t, e) else { continue };
-            // A wire ending at P: v_{n−1} gets that token from its other wire.
-            let ends_at_phantom = e == n && dot.dir == Dir::Left && extended.dot(t + 1, n - 1) != Some(dot);
-            if !ends_at_phantom {
-                diagram
-                    .put(t, e.min(n - 1), dot)
-                    .expect("the phantom ring's edges map to distinct real edges");
-            }
-        }
-    }
-    Ok(diagram)
-}
 
 /// Theorem 3 on an r×c torus with an odd side: (n² + 1)/2 + 1 rounds on the n×n torus, n odd.
 pub fn torus_odd(inst: &Instance) -> Result<Schedule> {
