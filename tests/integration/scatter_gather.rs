@@ -14,7 +14,7 @@ use commsched::heuristics::scatter_gather::{
 };
 use commsched::heuristics::{find, for_instance};
 use commsched::spec::io::{load_instance, load_schedule, parse_instance};
-use commsched::spec::{Control, ControlKind, Instance, Schedule, Start};
+use commsched::spec::{Control, ControlKind, Instance, Network, Schedule, Start};
 use commsched::{Error, bounds::scatter_gather::wake_up_time};
 use proptest::prelude::*;
 use std::path::Path;
@@ -589,4 +589,49 @@ proptest! {
             prop_assert!(delay == 0 || (a.msg == n && delay == 1), "{:?} vs {:?}", a, b);
         }
     }
+}
+
+/// The trees' edges as undirected pairs, checking on the way that each tree is oriented away
+/// from P_0 (every parent is reached before its child); returns the nodes each tree reaches.
+fn reached_by(
+    n: usize,
+    tree: &[(usize, usize)],
+    edges: &mut std::collections::BTreeSet<(usize, usize)>,
+) -> Vec<bool> {
+    let mut reached = vec![false; n];
+    reached[0] = true;
+    for &(parent, child) in tree {
+        assert!(reached[parent] && !reached[child], "({parent},{child}) is not oriented away from P_0");
+        reached[child] = true;
+        assert!(edges.insert((parent.min(child), parent.max(child))), "edge {{{parent},{child}}} used twice");
+    }
+    reached
+}
+
+/// SG-25 (Fig. 5): the 4×4 torus has two edge-disjoint spanning trees rooted at P_0; the 4×4
+/// mesh has none (24 edges < 2·15) but two edge-disjoint trees rooted at P_0 that jointly span
+/// it, one per edge of P_0. Every torus up to 6×6 (4-edge-connected) has two as well.
+#[test]
+fn sg25_edge_disjoint_trees_on_the_4x4_mesh_and_tori() {
+    use commsched::heuristics::scatter_gather::tree_cover::{covering_trees, spanning_trees};
+    for spec in ["torus:3x3", "torus:3x4", "torus:4x4", "torus:5x5", "torus:4x6", "torus:6x6"] {
+        let net = Network::parse(spec).unwrap();
+        let n = net.len();
+        let trees = spanning_trees(&net, 0, 2, 1, 10_000).unwrap_or_else(|| panic!("{spec}: no two trees"));
+        let mut edges = std::collections::BTreeSet::new();
+        for tree in &trees {
+            assert_eq!(tree.len(), n - 1, "{spec}");
+            assert!(reached_by(n, tree, &mut edges).iter().all(|&r| r), "{spec}: a tree does not span");
+            assert!(tree.iter().all(|&(u, v)| net.arc(u, v).is_some()), "{spec}: not an edge");
+        }
+    }
+    let mesh = Network::parse("mesh:4x4").unwrap();
+    assert_eq!(spanning_trees(&mesh, 0, 2, 1, 10_000), None, "24 edges cannot hold two spanning trees");
+    let trees = covering_trees(&mesh, 0, 2);
+    assert_eq!(trees.len(), 2);
+    let mut edges = std::collections::BTreeSet::new();
+    let reached: Vec<Vec<bool>> = trees.iter().map(|t| reached_by(16, t, &mut edges)).collect();
+    assert!((0..16).all(|v| reached[0][v] || reached[1][v]), "the trees span jointly");
+    assert!((1..16).all(|v| !(reached[0][v] && reached[1][v])), "each node in one tree");
+    assert!(trees.iter().all(|t| t.len() >= 2 && t[0].0 == 0), "each tree starts on its own edge of P_0");
 }

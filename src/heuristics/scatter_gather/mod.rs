@@ -15,6 +15,9 @@
 //! | `transmission-certification` | [`transmission_certification`](mod@transmission_certification) | gather (distributed, tree) | token, certificates (SG-17 formula), orders (Fig. 4 rule), gap-free stream | ≤ 2B + C + M, violated | SG-16 … SG-22 |
 //! | `transmission-certification-exact` | [`transmission_certification`](mod@transmission_certification) | gather (distributed, tree) | the same with the segment optimum for the lags (Remark 5) | ≤ the formula's length | SG-17, SG-18 |
 //!
+//! For the multi-port extension of §4, [`tree_cover`] finds the edge-disjoint trees rooted at
+//! P_0 that Fig. 5 draws (SG-25).
+//!
 //! Every scatter is a *scattering-schedule* σ, a dispatch order expanded back to back by
 //! [`scattering_schedule::dispatch`] (paper 001 (1)); the orders differ only by how they sort
 //! depths and break ties ([`Tie`]). The fixed child order of §3.2 is increasing node id.
@@ -25,6 +28,7 @@ pub mod reversed_fdf;
 pub mod scattering_schedule;
 pub mod shoulder_tap;
 pub mod transmission_certification;
+pub mod tree_cover;
 
 pub use farthest_destination_first::farthest_destination_first;
 pub use nearest_first::nearest_first;
