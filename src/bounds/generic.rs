@@ -598,7 +598,8 @@ fn cut_bound(
         let col: Vec<u64> = (0..b).map(|y| a.iter().map(|r| r[y]).sum()).collect();
         let all = b * b * (net.arcs().len() + b) <= CUT_BUDGET;
         let starts: Vec<usize> = if blocks.cyclic || all { (0..b).collect() } else { vec![0] };
-        let inner = IntervalSums::new(&a, blocks.cyclic && mode == Mode::Move);
+        // Move mode only: copy mode counts nodes, not tokens.
+        let inner = (mode == Mode::Move).then(|| IntervalSums::new(&a, blocks.cyclic));
         for start in starts {
             let mut inside = vec![false; n];
             let (mut rows, mut cols, mut size) = (0u64, 0u64, 0u64);
@@ -618,12 +619,12 @@ fn cut_bound(
                 if !wanted {
                     continue;
                 }
-                let (out, inn) = match mode {
-                    Mode::Move => {
-                        let inner = inner.sum(start, len);
+                let (out, inn) = match &inner {
+                    Some(sums) => {
+                        let inner = sums.sum(start, len);
                         (rows - inner, cols - inner)
                     }
-                    Mode::Copy => (size, n as u64 - size),
+                    None => (size, n as u64 - size),
                 };
                 consider(&inside, out, inn);
             }

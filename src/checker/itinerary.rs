@@ -23,7 +23,7 @@
 //! test compares them on random itineraries. The peak buffer is not measured here, as it needs
 //! a sweep over every node's time line.
 
-use super::store_forward::listing;
+use super::store_forward::undelivered;
 use super::{Metrics, Rule, Verdict, Violation, span_length};
 use crate::spec::itinerary::lane_distance;
 use crate::spec::{Direction, Family, Instance, Itineraries, Mode, Model, Node, PortRule, Problem};
@@ -111,17 +111,7 @@ pub fn check(instance: &Instance, it: &Itineraries) -> Verdict {
         let missing: Vec<usize> =
             (0..n).map(|src| src * n + dst).filter(|&k| demanded[k] && !delivered[k]).collect();
         if !missing.is_empty() {
-            violations.push(Violation {
-                rule: Rule::Incomplete,
-                step: None,
-                place: format!("node {dst}"),
-                detail: format!(
-                    "does not receive {} packet{}: {}",
-                    missing.len(),
-                    if missing.len() == 1 { "" } else { "s" },
-                    listing(missing.iter().map(|&k| name(k)), missing.len())
-                ),
-            });
+            violations.push(undelivered(dst, missing.iter().map(|&k| name(k)), missing.len()));
         }
     }
     let link_use = forward.count() + backward.count();

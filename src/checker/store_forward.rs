@@ -277,7 +277,7 @@ fn packet<S: Tokens>(tokens: &S, tr: &Transmission) -> String {
 }
 
 /// The first [`LISTED`] items, then `and N more`.
-pub(super) fn listing(items: impl Iterator<Item = String>, total: usize) -> String {
+fn listing(items: impl Iterator<Item = String>, total: usize) -> String {
     let mut s = String::new();
     for (i, item) in items.take(LISTED).enumerate() {
         if i > 0 {
@@ -289,6 +289,21 @@ pub(super) fn listing(items: impl Iterator<Item = String>, total: usize) -> Stri
         let _ = write!(s, ", and {} more", total - LISTED);
     }
     s
+}
+
+/// Move mode's incomplete delivery at `dst`: the `count` packets it does not receive, named
+/// by `items` (the first [`LISTED`] of them).
+pub(super) fn undelivered(dst: Node, items: impl Iterator<Item = String>, count: usize) -> Violation {
+    Violation {
+        rule: Rule::Incomplete,
+        step: None,
+        place: format!("node {dst}"),
+        detail: format!(
+            "does not receive {count} packet{}: {}",
+            if count == 1 { "" } else { "s" },
+            listing(items, count)
+        ),
+    }
 }
 
 /// `initially` or `at the end of step t`.
@@ -520,17 +535,7 @@ impl Tokens for Moved {
                 };
                 format!("{} ({where_})", self.name(k))
             });
-            out.push(Violation {
-                rule: Rule::Incomplete,
-                step: None,
-                place: format!("node {dst}"),
-                detail: format!(
-                    "does not receive {} packet{}: {}",
-                    missing.len(),
-                    if missing.len() == 1 { "" } else { "s" },
-                    listing(items, missing.len())
-                ),
-            });
+            out.push(undelivered(dst, items, missing.len()));
         }
     }
 

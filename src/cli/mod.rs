@@ -790,12 +790,12 @@ fn assess_all(
                 loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(file) = files.get(i) else { break };
-                    let paper = paper_schedule_file(file);
-                    let cached = cache.and_then(|c| c.load(file, paper.as_deref()));
+                    let slot = cache.map(|c| (c, c.slot(file, paper_schedule_file(file).as_deref())));
+                    let cached = slot.as_ref().and_then(|(c, s)| c.load(file, s));
                     let from_cache = cached.is_some();
                     let entry = cached.unwrap_or_else(|| report_entry(file, options));
-                    if let Some(c) = cache.filter(|_| !from_cache)
-                        && let Err(e) = c.store(file, paper.as_deref(), &entry)
+                    if let Some((c, s)) = slot.as_ref().filter(|_| !from_cache)
+                        && let Err(e) = c.store(file, s, &entry)
                     {
                         eprintln!("commsched: note: result of {} not cached: {e}", file.display());
                     }
@@ -895,54 +895,49 @@ fn write_pictures(report: &Report, dir: &Path, out: &mut dyn Write) -> Result<()
             diagrams.push((a.instance.clone(), Err(why.to_string())));
             continue;
         };
-        let drawn = load_instance(Path::new(&e.file))
-            .map_err(|e| e.to_string())
-            .and_then(|inst| match best.schedule().entries() {
+        // Each picture's file, or why there is none.
+        let mut picture =
+            |label: String, name: String, svg: std::result::Result<String, String>| -> Result<()> {
+                let file = match svg {
+                    Ok(svg) => write(&name, &svg).map(|()| Ok(name))?,
+                    Err(why) => Err(why),
+                };
+                diagrams.push((label, file));
+                Ok(())
+            };
+        let drawn = load_instance(Path::new(&e.file)).map_err(|e| e.to_string()).and_then(|inst| {
+            let d = match best.schedule().entries() {
                 // Every entry draws at least one cell: too many, before anything is expanded.
                 n if n > report::MAX_DIAGRAM_CELLS => {
                     Err(format!("{n} cells or more, over {}", report::MAX_DIAGRAM_CELLS))
                 }
                 _ => commsched::draw::diagram(&inst, best.schedule()).map_err(|e| e.to_string()),
-            })
-            .and_then(|d| match d.cells.len() {
+            }?;
+            match d.cells.len() {
                 n if n > report::MAX_DIAGRAM_CELLS => {
                     Err(format!("{n} cells, over {}", report::MAX_DIAGRAM_CELLS))
                 }
-                _ => Ok(d),
-            });
-        let file = match &drawn {
-            Ok(d) => {
-                let name = format!("diagrams/{}.svg", a.instance);
-                write(&name, &d.to_svg())?;
-                Ok(name)
+                _ => Ok((inst, d)),
             }
-            Err(why) => Err(why.clone()),
-        };
-        diagrams.push((a.instance.clone(), file));
+        });
+        let name = format!("diagrams/{}.svg", a.instance);
+        picture(a.instance.clone(), name, drawn.as_ref().map(|(_, d)| d.to_svg()).map_err(Clone::clone))?;
         // The papers' own pictures where they draw one: dot-wire (003), parallelograms (000).
-        if let (Ok(d), Ok(inst)) = (&drawn, load_instance(Path::new(&e.file))) {
-            let paper = match (inst.network.family(), best.schedule()) {
-                (Family::Path(_) | Family::Ring(_), Schedule::StoreForward(_))
-                    if a.problem == ProblemKind::Gossip =>
-                {
-                    Some(("dot-wire", commsched::draw::paper::dot_wire(&inst, best.schedule(), d)))
-                }
-                (Family::Ula(_), Schedule::Bufferless { .. }) => {
-                    Some(("parallelograms", commsched::draw::paper::parallelograms(&inst, d)))
-                }
-                _ => None,
-            };
-            if let Some((style, svg)) = paper {
-                let name = format!("diagrams/{}.{style}.svg", a.instance);
-                let file = match svg {
-                    Ok(svg) => {
-                        write(&name, &svg)?;
-                        Ok(name)
-                    }
-                    Err(e) => Err(e.to_string()),
-                };
-                diagrams.push((format!("{} ({style})", a.instance), file));
+        let Ok((inst, d)) = &drawn else { continue };
+        let paper = match (inst.network.family(), best.schedule()) {
+            (Family::Path(_) | Family::Ring(_), Schedule::StoreForward(_))
+                if a.problem == ProblemKind::Gossip =>
+            {
+                Some(("dot-wire", commsched::draw::paper::dot_wire(inst, best.schedule(), d)))
             }
+            (Family::Ula(_), Schedule::Bufferless { .. }) => {
+                Some(("parallelograms", commsched::draw::paper::parallelograms(inst, d)))
+            }
+            _ => None,
+        };
+        if let Some((style, svg)) = paper {
+            let name = format!("diagrams/{}.{style}.svg", a.instance);
+            picture(format!("{} ({style})", a.instance), name, svg.map_err(|e| e.to_string()))?;
         }
     }
     let md = dir.join("report.md");

@@ -32,6 +32,12 @@ struct Cached {
     best: Option<(Producer, String)>,
 }
 
+/// Where one instance's result lives in the cache: its key and its file.
+pub struct Slot {
+    key: String,
+    path: PathBuf,
+}
+
 /// The result cache of one report run.
 pub struct Cache {
     dir: PathBuf,
@@ -60,8 +66,9 @@ impl Cache {
         Ok(Self { dir: dir.to_path_buf(), run })
     }
 
-    /// The key and file of `file`'s result (`paper`: its paper schedule file, if any).
-    fn slot(&self, file: &Path, paper: Option<&Path>) -> (String, PathBuf) {
+    /// The key and file of `file`'s result (`paper`: its paper schedule file, if any), read
+    /// once per instance for both [`Cache::load`] and [`Cache::store`].
+    pub fn slot(&self, file: &Path, paper: Option<&Path>) -> Slot {
         let mut material = self.run.clone().into_bytes();
         for f in std::iter::once(file).chain(paper) {
             material.extend(f.display().to_string().bytes());
@@ -72,17 +79,17 @@ impl Cache {
         let key = hex_digest(&material);
         let stem = file.file_stem().map_or_else(|| "instance".into(), |s| s.to_string_lossy().into_owned());
         let path = self.dir.join(format!("{stem}-{}.json", &key[..16]));
-        (key, path)
+        Slot { key, path }
     }
 
     /// The cached entry of `file`, its best schedule checked again; `None` when there is none
     /// or it cannot be trusted (said on stderr).
-    pub fn load(&self, file: &Path, paper: Option<&Path>) -> Option<Entry> {
-        let (key, path) = self.slot(file, paper);
-        let text = std::fs::read_to_string(&path).ok()?;
+    pub fn load(&self, file: &Path, slot: &Slot) -> Option<Entry> {
+        let Slot { key, path } = slot;
+        let text = std::fs::read_to_string(path).ok()?;
         let restored = (|| -> std::result::Result<Entry, String> {
             let cached: Cached = serde_json::from_str(&text).map_err(|e| format!("does not parse: {e}"))?;
-            if cached.key != key {
+            if &cached.key != key {
                 return Err("was stored under another key".into());
             }
             let mut entry = cached.entry;
@@ -114,20 +121,20 @@ impl Cache {
     }
 
     /// Stores `entry` for `file`, atomically (a temporary file renamed into place).
-    pub fn store(&self, file: &Path, paper: Option<&Path>, entry: &Entry) -> Result<()> {
-        let (key, path) = self.slot(file, paper);
+    pub fn store(&self, file: &Path, slot: &Slot, entry: &Entry) -> Result<()> {
+        let Slot { key, path } = slot;
         let best = entry.assessment.as_ref().and_then(|a| a.best.as_ref()).and_then(|best| {
             let inst = load_instance(file).ok()?;
             Some((best.producer().clone(), schedule_to_json(&inst, best.schedule()).ok()?))
         });
-        let cached = Cached { key, entry: entry.clone(), best };
+        let cached = Cached { key: key.clone(), entry: entry.clone(), best };
         let text = serde_json::to_string(&cached).expect("a report entry serialises");
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let temporary =
             self.dir.join(format!(".{name}.{}.{:?}.tmp", std::process::id(), std::thread::current().id()));
         let shown = temporary.display().to_string();
         std::fs::write(&temporary, text).map_err(io_err(&shown))?;
-        std::fs::rename(&temporary, &path).map_err(io_err(&shown))
+        std::fs::rename(&temporary, path).map_err(io_err(&shown))
     }
 }
 
@@ -137,7 +144,9 @@ impl Cache {
 /// ordered by file path, as `report` orders them.
 pub fn merge(files: &[PathBuf]) -> Result<Report> {
     let mut run: Option<(RunInfo, String)> = None;
-    let mut entries: Vec<(Entry, String)> = Vec::new();
+    let mut entries: Vec<Entry> = Vec::new();
+    // Which part holds each instance file.
+    let mut holder: std::collections::HashMap<String, String> = std::collections::HashMap::new();
     for f in files {
         let name = f.display().to_string();
         let text = std::fs::read_to_string(f).map_err(io_err(&name))?;
@@ -163,17 +172,17 @@ pub fn merge(files: &[PathBuf]) -> Result<Report> {
             }
         }
         for e in part.instances {
-            if let Some((_, other)) = entries.iter().find(|(x, _)| x.file == e.file) {
+            if let Some(other) = holder.insert(e.file.clone(), name.clone()) {
                 return Err(
                     InputError::new(&name, "instances", format!("{} is also in {other}", e.file)).into()
                 );
             }
-            entries.push((e, name.clone()));
+            entries.push(e);
         }
     }
     let Some((run, _)) = run else {
         return Err(Error::Input(InputError::new("<flags>", "FILE", "merge needs at least one report")));
     };
-    entries.sort_by(|a, b| a.0.file.cmp(&b.0.file));
-    Ok(Report::new(run, entries.into_iter().map(|(e, _)| e).collect()))
+    entries.sort_by(|a, b| a.file.cmp(&b.file));
+    Ok(Report::new(run, entries))
 }

@@ -399,8 +399,6 @@ pub fn scatter_order_starts(order: &[usize], lengths: &[u64], file: &str) -> Res
 /// Writes a schedule as the JSON file of SPEC §5 (itineraries in their explicit form, refused
 /// beyond `--max-events` hops).
 pub fn schedule_to_json(inst: &Instance, sched: &Schedule) -> Result<String, InputError> {
-    let explicit = sched.explicit()?;
-    let sched = explicit.as_ref();
     let mut file = ScheduleFile {
         problem: inst.problem.name().into(),
         model: inst.model.name().into(),
@@ -415,7 +413,7 @@ pub fn schedule_to_json(inst: &Instance, sched: &Schedule) -> Result<String, Inp
         }
         Schedule::Virtual(v) => file.virtual_starts = Some(v.clone()),
         Schedule::StoreForward(steps) => file.steps = Some(steps.clone()),
-        Schedule::Itineraries(it) => file.steps = Some(it.to_steps()),
+        Schedule::Itineraries(it) => file.steps = Some(it.explicit_steps()?),
         Schedule::FatTree(sends) => file.sends = Some(sends.clone()),
     }
     Ok(serde_json::to_string_pretty(&file).expect("schedule serialises"))

@@ -17,7 +17,9 @@
 //! format stays the explicit one.
 
 use super::Transmission;
+use super::limits::Resource;
 use super::network::Node;
+use crate::error::InputError;
 
 /// The way a packet travels along a linear array or ring.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -178,6 +180,15 @@ impl Itineraries {
                 *t = f(d, *t);
             }
         }
+    }
+
+    /// [`Itineraries::to_steps`] within [`Resource::Events`]: expanding more hops is refused, as
+    /// an explicit hop costs about 64 bytes.
+    pub fn explicit_steps(&self) -> Result<Vec<Vec<Transmission>>, InputError> {
+        Resource::Events
+            .guard(Some(self.hops() as u64), "the explicit form of this schedule")
+            .map_err(|r| InputError::new("", "", r))?;
+        Ok(self.to_steps())
     }
 
     /// The explicit schedule: step t (index t − 1) lists every hop departing in step t, a

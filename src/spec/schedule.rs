@@ -2,7 +2,6 @@
 //! JSON file form.
 
 use super::itinerary::Itineraries;
-use super::limits::Resource;
 use super::network::Node;
 use serde::{Deserialize, Serialize};
 
@@ -123,15 +122,12 @@ impl Schedule {
     }
 
     /// The explicit form, for files, pictures and transformations: itineraries expanded to
-    /// their steps ([`Itineraries::to_steps`]), every other schedule as it is. Expanding more
-    /// hops than [`Resource::Events`] allows is refused, as an explicit hop costs about 64 bytes.
+    /// their steps ([`Itineraries::explicit_steps`], refused beyond `--max-events`), every
+    /// other schedule as it is.
     pub fn explicit(&self) -> Result<std::borrow::Cow<'_, Schedule>, crate::error::InputError> {
         match self {
             Schedule::Itineraries(it) => {
-                Resource::Events
-                    .guard(Some(it.hops() as u64), "the explicit form of this schedule")
-                    .map_err(|r| crate::error::InputError::new("", "", r))?;
-                Ok(std::borrow::Cow::Owned(Schedule::StoreForward(it.to_steps())))
+                Ok(std::borrow::Cow::Owned(Schedule::StoreForward(it.explicit_steps()?)))
             }
             other => Ok(std::borrow::Cow::Borrowed(other)),
         }

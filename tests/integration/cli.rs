@@ -22,6 +22,10 @@ fn run(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// `bench` on the smallest sizes: path(4) and ring(4), 20 chatting messages, no exact draws.
+const SMALL_BENCH: &[&str] =
+    &["bench", "--sizes", "4", "--messages", "20", "--exact-draws", "0", "--tree-draws", "0"];
+
 fn json(args: &[&str]) -> (i32, serde_json::Value) {
     let mut all = vec!["--format", "json"];
     all.extend_from_slice(args);
@@ -347,29 +351,14 @@ fn list_and_bench_print_json_and_other_commands_refuse_formats_they_cannot_print
             assert!(text.contains(&format!("  {name} ")), "{name} overflows its column");
         }
     }
-    let (code, v) =
-        json(&["bench", "--sizes", "4", "--messages", "20", "--exact-draws", "0", "--tree-draws", "0"]);
+    let (code, v) = json(SMALL_BENCH);
     assert_eq!(code, 0);
     let rows = v["rows"].as_array().unwrap();
     assert!(
         rows.iter().any(|r| r["network"] == "path:4" && r["method"] == "furthest-first" && r["length"] == 4)
     );
     assert!(rows.iter().all(|r| r["violations"] == 0 && r["length"].is_u64()));
-    let small_bench = |guard: &str| {
-        json(&[
-            guard,
-            "10",
-            "bench",
-            "--sizes",
-            "4",
-            "--messages",
-            "20",
-            "--exact-draws",
-            "0",
-            "--tree-draws",
-            "0",
-        ])
-    };
+    let small_bench = |guard: &str| json(&[&[guard, "10"][..], SMALL_BENCH].concat());
     let (code, v) = small_bench("--max-events");
     assert_eq!(code, 0);
     // Furthest-first holds itineraries; consecutive-scatter, explicit only, is over --max-events.
@@ -433,19 +422,7 @@ fn report_shards_cover_every_instance_once() {
 /// time reversal), and a tree over `--max-events` is skipped with a line saying so.
 #[test]
 fn bench_trees_rows_are_checked_and_guarded() {
-    let bench = [
-        "bench",
-        "--sizes",
-        "4",
-        "--trees",
-        "60:400",
-        "--messages",
-        "20",
-        "--exact-draws",
-        "0",
-        "--tree-draws",
-        "0",
-    ];
+    let bench = [SMALL_BENCH, &["--trees", "60:400"]].concat();
     let (code, stdout, stderr) = run(&bench);
     assert_eq!(code, 0, "{stderr}");
     let length = |method: &str| {

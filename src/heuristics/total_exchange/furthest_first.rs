@@ -53,20 +53,21 @@ pub fn furthest_first(inst: &Instance, tie: Tie) -> Result<Schedule> {
 /// destination by destination, so each arc's steps fill in order. Tests compare it with the
 /// simulation [`furthest_first`] hop by hop.
 pub fn furthest_first_closed_form(n: usize) -> Itineraries {
-    // Paper labels (k, i) of each leg, k < i, and its node map (the mirror for leftward).
+    // Paper label ℓ is node ℓ − 1 rightward and its mirror n − ℓ leftward.
+    let forward = |direction: Direction| direction == Direction::Forward;
+    let node = |direction, label: usize| if forward(direction) { label - 1 } else { n - label };
+    let label = |direction, node: usize| if forward(direction) { node + 1 } else { n - node };
     let mut legs = Vec::with_capacity(n * (n - 1));
-    let mut labels = Vec::with_capacity(n * (n - 1));
     for direction in [Direction::Forward, Direction::Backward] {
-        let node = |label: usize| if direction == Direction::Forward { label - 1 } else { n - label };
         for i in (2..=n).rev() {
             for k in 1..i {
-                legs.push((node(k) * n + node(i), direction, i - k));
-                labels.push((k, i));
+                legs.push((node(direction, k) * n + node(direction, i), direction, i - k));
             }
         }
     }
     Itineraries::fill(n, false, &legs, |leg, out| {
-        let (k, i) = labels[leg];
+        let (token, direction, _) = legs[leg];
+        let (k, i) = (label(direction, token / n), label(direction, token % n));
         for (t, j) in out.iter_mut().zip(k..i) {
             *t = if i < n { j * (n - i) + k } else { j - k + 1 } as u32;
         }

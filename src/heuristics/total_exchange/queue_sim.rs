@@ -440,19 +440,22 @@ pub fn run_node_invariant(
 ) -> Result<Itineraries> {
     let n = inst.network.len();
     let lanes = lanes(inst, antipodal)?;
-    let tables = [0, 1].map(|i| WindowTable::new(&lanes[i].0, &lanes[i].1, order, discipline, period));
-    let [forward, backward] = tables;
-    let tables = [forward?, backward?];
+    let [(f, fwd), (b, bwd)] = &lanes;
+    let tables = [
+        WindowTable::new(f, fwd, order, discipline, period)?,
+        WindowTable::new(b, bwd, order, discipline, period)?,
+    ];
+    let table = |d: Direction| &tables[usize::from(d == Direction::Backward)];
     let mut legs: Vec<(usize, Direction, usize)> = lanes
         .iter()
         .flat_map(|(lane, msgs)| {
             msgs.iter().map(move |m| (m.token(n), lane.direction, lane.distance(m.src, m.dst)))
         })
         .collect();
-    legs.sort_unstable_by_key(|&(k, d, dist)| (d, dist, tables[0].lane.position(k / n)));
+    legs.sort_unstable_by_key(|&(k, d, dist)| (d, dist, table(d).lane.position(k / n)));
     let out = Itineraries::fill(n, true, &legs, |i, out| {
         let (k, d, _) = legs[i];
-        tables[usize::from(d == Direction::Backward)].departures(k / n, out);
+        table(d).departures(k / n, out);
     });
     if let Some(leg) = out.iter().find(|leg| leg.departures.contains(&0)) {
         return Err(refuse_window(format!(
