@@ -119,6 +119,38 @@ impl CnfModel {
         Ok(self.cnf.clauses[before..].to_vec())
     }
 
+    /// The literals g_1..=g_H of a schedule's makespan (the last step any of its events
+    /// occupies), for a descent over horizons: with each event variable x and its last step
+    /// s(x) (all ≤ H), the clauses x → g_{s(x)} and g_{s+1} → g_s, also appended to
+    /// [`Self::cnf`]. So g_s holds when an event ends in step s or later, and the unit clause
+    /// ¬g_s leaves the schedules of length ≤ s − 1. Returns (g, clauses); a boolean variable
+    /// of the model is required.
+    pub fn makespan(&mut self, ends: &[(VarId, u64)], horizon: u64) -> Result<(Vec<i32>, Vec<Vec<i32>>)> {
+        let g: Vec<Lit> = (0..horizon).map(|_| self.vars.new_var().pos_lit()).collect();
+        let mut clauses = Clauses::new();
+        for w in g.windows(2) {
+            clauses.add_binary(!w[1], w[0]);
+        }
+        for &(x, s) in ends {
+            let Literals::Bool(x) = self.literals[x.index()] else {
+                return Err(Error::Backend {
+                    backend: "sat",
+                    reason: "an event variable is not boolean".into(),
+                });
+            };
+            let step = usize::try_from(s).ok().filter(|&s| (1..=g.len()).contains(&s)).ok_or_else(|| {
+                Error::Backend {
+                    backend: "sat",
+                    reason: format!("an event ends in step {s}, outside 1..={horizon}"),
+                }
+            })?;
+            clauses.add_binary(!x, g[step - 1]);
+        }
+        let before = self.cnf.clauses.len();
+        self.push(clauses);
+        Ok((g.into_iter().map(dimacs).collect(), self.cnf.clauses[before..].to_vec()))
+    }
+
     /// Model values (booleans as 0/1) from a propositional assignment, `value(v)` being the
     /// truth of DIMACS variable `v`. An integer counts its true order literals.
     pub fn decode(&self, mut value: impl FnMut(i32) -> bool) -> Vec<i64> {

@@ -153,3 +153,23 @@ fn packets_of_several_tokens() {
         );
     }
 }
+
+/// The gossip model is horizon-monotone (the SAT backend may descend over horizons in one
+/// solver) exactly under the rules without per-step counting cuts, F1 and H1: under F\* at
+/// T = 2 and H\* at T = 3 the 2×2 mesh's model asks every step to carry tokens (`idle`,
+/// `busy`), which a shorter schedule does not.
+#[test]
+fn horizon_monotone_only_without_counting_cuts() {
+    for (rule, horizon, monotone) in [("F*", 2, false), ("H*", 3, false), ("F1", 3, true), ("H1", 3, true)] {
+        let inst = tiny("gossip", "mesh:2x2", rule, 1);
+        let encoder = exact::encode::encoder_for(&inst).unwrap().1;
+        let encoding = encoder.encode(horizon);
+        assert_eq!(encoding.ends(encoder.as_ref()).is_some(), monotone, "{rule}");
+        let cuts = encoding
+            .model
+            .constraints
+            .iter()
+            .any(|c| c.name.starts_with("idle_") || c.name.starts_with("busy_"));
+        assert_eq!(cuts, !monotone, "{rule}");
+    }
+}

@@ -160,8 +160,13 @@ pub trait Backend: Sync {
 /// Shared by the backends: checks a raw assignment against the model and wraps it, or reports
 /// the backend's fault.
 fn accept(kind: BackendKind, model: &Model, values: Vec<i64>, optimal: bool) -> Result<BackendAnswer> {
+    Ok(BackendAnswer::Feasible(Assignment { values: satisfying(kind, model, values)?, optimal }))
+}
+
+/// The raw assignment if it satisfies the model, else the backend's fault.
+fn satisfying(kind: BackendKind, model: &Model, values: Vec<i64>) -> Result<Vec<i64>> {
     match model.first_violation(&values) {
-        None => Ok(BackendAnswer::Feasible(Assignment { values, optimal })),
+        None => Ok(values),
         Some(v) => Err(crate::Error::Backend {
             backend: kind.name(),
             reason: format!("returned an assignment that breaks the model: {v}"),

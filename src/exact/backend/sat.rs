@@ -6,6 +6,8 @@
 //!   `objective ≤ v − 1` are added to the same (incremental) solver, until it answers
 //!   unsatisfiable (the last model is optimal) or the time runs out (the last model is
 //!   returned, not optimal).
+//! - Across horizons: [`descend`] decides the last few horizons of a search in one solver, on
+//!   the model at the largest with makespan literals ([`CnfModel::makespan`]).
 //! - Time limit: a terminator callback that CaDiCaL polls; an interrupted solve is
 //!   [`Unknown::Timeout`].
 //! - Proofs: [`refute`] decides a model afresh with a proof tracer connected to CaDiCaL, writes
@@ -15,10 +17,10 @@
 //!   gives ids to clauses it derives while the input is still being added, so its own ids of
 //!   input clauses are not their positions in the file, as LRAT requires.
 
-use super::{Backend, BackendAnswer, BackendKind, Limits, Unknown, accept};
+use super::{Backend, BackendAnswer, BackendKind, Limits, Unknown, accept, satisfying};
 use crate::error::{Error, Result};
 use crate::exact::cnf::CnfModel;
-use crate::exact::ir::{Goal, Model, Sense};
+use crate::exact::ir::{Goal, Model, Sense, VarId};
 use crate::proof::lrat;
 use rustsat::solvers::{ControlSignal, Solve, SolverResult, Terminate};
 use rustsat::types::{Clause, Lit, TernaryVal};
@@ -118,6 +120,62 @@ impl Backend for Sat {
                     };
                 }
             }
+        }
+    }
+}
+
+/// How a [`descend`] ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Descent {
+    /// No assignment has a makespan below `below` (the solver's word): no schedule has length
+    /// ≤ `below` − 1.
+    Infeasible {
+        /// The least makespan left.
+        below: u64,
+    },
+    /// A model's makespan met the floor (a proven lower bound): nothing shorter to look for.
+    Floor,
+    /// Undecided.
+    Unknown(Unknown),
+}
+
+/// Descends over horizons in one incremental CaDiCaL: the model at horizon H, of a
+/// horizon-monotone encoder ([`crate::exact::encode::Encoder::last_step`]; `ends` = each event
+/// variable and its last step), gets the makespan literals g of [`CnfModel::makespan`]. Each
+/// model found, of makespan m, is handed to `found` (its values checked against the model), and
+/// the unit ¬g_m then asks for a schedule of length ≤ m − 1; the clauses CaDiCaL learnt so far
+/// stay. It ends when a model's makespan meets `floor` (a proven lower bound), when CaDiCaL
+/// answers unsatisfiable, or at the time limit.
+pub fn descend(
+    model: &Model,
+    ends: &[(VarId, u64)],
+    horizon: u64,
+    floor: u64,
+    limits: &Limits,
+    mut found: impl FnMut(Vec<i64>, u64),
+) -> Result<Descent> {
+    if model.contradiction().is_some() {
+        return Ok(Descent::Infeasible { below: horizon + 1 });
+    }
+    let mut enc = CnfModel::encode(model)?;
+    let (g, _) = enc.makespan(ends, horizon)?;
+    let mut solver = solver(limits);
+    add(&mut solver, &enc.cnf.clauses)?;
+    let mut below = horizon + 1;
+    loop {
+        match solver.solve().map_err(backend_error)? {
+            SolverResult::Sat => {
+                let values = satisfying(BackendKind::Sat, model, values(&solver, &enc)?)?;
+                let makespan = ends.iter().filter(|(x, _)| values[x.index()] == 1).map(|&(_, s)| s).max();
+                below = makespan.unwrap_or(0);
+                found(values, below);
+                if below <= floor {
+                    return Ok(Descent::Floor);
+                }
+                add(&mut solver, &[vec![-g[below as usize - 1]]])?;
+            }
+            SolverResult::Unsat => return Ok(Descent::Infeasible { below }),
+            SolverResult::Interrupted => return Ok(Descent::Unknown(Unknown::Timeout)),
         }
     }
 }

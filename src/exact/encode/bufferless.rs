@@ -231,10 +231,14 @@ impl Starts {
         self.wake.as_ref().map_or(1, |w| w.earliest[m.src])
     }
 
+    /// The steps message `m` spans: its flits on its path (real), or its length (virtual).
+    fn steps(&self, m: &Message) -> u64 {
+        if self.virtual_schedule { m.len } else { m.len + m.arcs.len() as u64 - 1 }
+    }
+
     /// The last start of message `m` that keeps it inside steps 1..=`horizon` (0: none).
     fn last_start(&self, m: &Message, horizon: u64) -> u64 {
-        let steps = if self.virtual_schedule { m.len } else { m.len + m.arcs.len() as u64 - 1 };
-        (horizon + 1).saturating_sub(steps)
+        (horizon + 1).saturating_sub(self.steps(m))
     }
 
     /// The last start of node `x`'s own message (gather: message x leaves x), if it has one.
@@ -357,6 +361,23 @@ impl Encoder for Starts {
         }
         let shape = if self.virtual_schedule { Shape::Virtual } else { Shape::Bufferless };
         Encoding { horizon, model, shape, events }
+    }
+
+    /// Horizon-monotone: the encoding is exact at every horizon (module documentation). A
+    /// message ends when its last flit crosses its last arc, a wake-up when its flit reaches
+    /// its receiver.
+    fn last_step(&self, event: &Event) -> Option<u64> {
+        match *event {
+            Event::Start(s) => {
+                let m = self.messages().iter().find(|m| m.id == s.msg)?;
+                Some(s.start as u64 + self.steps(m) - 1)
+            }
+            Event::WakeUp { from, to, start } => {
+                let d = self.wake.as_ref()?.paths[from][to].1.len() as u64;
+                Some(start as u64 + d - 1)
+            }
+            _ => None,
+        }
     }
 }
 

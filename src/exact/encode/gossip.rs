@@ -335,6 +335,15 @@ impl Encoder for Gossip<'_> {
         }
         Encoding { horizon, model, shape: Shape::StoreForward, events }
     }
+
+    /// Horizon-monotone only without the per-step counting cuts (under F1 and H1): `idle` and
+    /// `busy` ask every step up to T to carry tokens, which a shorter schedule does not.
+    fn last_step(&self, event: &Event) -> Option<u64> {
+        match *event {
+            Event::Hop { step, .. } if self.ports().channels().is_none() => Some(step),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -161,6 +161,23 @@ pub trait Encoder {
 
     /// The model at `horizon`.
     fn encode(&self, horizon: u64) -> Encoding;
+
+    /// The last step that `event` occupies (its arrival), if the encoder is
+    /// **horizon-monotone**: for every T < H, the assignments of the model at H whose events
+    /// all end by step T decode to schedules of length ≤ T, and every schedule of length ≤ T
+    /// (among those the encoder keeps) is one of them. Windows that grow with H keep this; a
+    /// cut that holds only at its own horizon (gossip's `idle` and `busy`) breaks it. The SAT
+    /// backend then descends over horizons in one incremental solver (module
+    /// [`crate::exact`], "Search"). `None`: not horizon-monotone.
+    fn last_step(&self, event: &Event) -> Option<u64>;
+}
+
+impl Encoding {
+    /// Each event variable with its last step ([`Encoder::last_step`]), or `None` when the
+    /// encoder is not horizon-monotone.
+    pub fn ends(&self, encoder: &dyn Encoder) -> Option<Vec<(VarId, u64)>> {
+        self.events.iter().map(|&(var, event)| encoder.last_step(&event).map(|s| (var, s))).collect()
+    }
 }
 
 /// A registered encoder: what it supports and how to build it for an instance.

@@ -261,6 +261,15 @@ impl Encoder for TotalExchange<'_> {
         model.guide(&Linear::sum(&waits));
         Encoding { horizon, model, shape: Shape::StoreForward, events }
     }
+
+    /// Horizon-monotone: only the windows grow with T, and a shorter schedule keeps its
+    /// simple paths (module documentation).
+    fn last_step(&self, event: &Event) -> Option<u64> {
+        match *event {
+            Event::Hop { step, .. } => Some(step),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]
