@@ -21,9 +21,16 @@
 //! a probe is feasible, then by bisection. A feasible probe at T gives a checked witness of
 //! length ≤ T and lowers U, an infeasible one raises L to T + 1. At L = U the best schedule is
 //! optimal, certified by the lower bound when it meets it, else by the backend's infeasibility
-//! at U − 1 (for the SAT backend, decided once more with an LRAT proof that commsched checks).
-//! Each probe gets what is left of the time budget; the size guard is checked before a model is
-//! built.
+//! at U − 1. Each probe gets what is left of the time budget; the size guard is checked before a
+//! model is built.
+//!
+//! **Proofs (SAT backend).** Every probe of the SAT backend traces its LRAT proof into a
+//! temporary directory; the trace of the last infeasible probe is kept, and checked only if
+//! that horizon ends up as U − 1, so an infeasibility is not decided twice. Tracing slows the
+//! feasible probes down (`fattree8-fig2-prefix`: 3.70 s instead of 2.80 s) and spares a second
+//! solve of the hardest one (`fat-tree:32` under w = 1: 33 s instead of 64 s; README, "Exact
+//! backends compared"). An infeasibility that the descent below decided is proved by a fresh
+//! solve of the model at U − 1 with a proof.
 //!
 //! **Incremental across horizons (SAT backend).** Once U − L ≤ [`DESCENT_WINDOW`] and the
 //! encoder is horizon-monotone ([`encode::Encoder::last_step`]: total exchange, bufferless
@@ -226,6 +233,66 @@ struct Search<'a> {
     /// Read only by the SAT backend's proofs.
     #[cfg_attr(not(feature = "sat"), allow(dead_code))]
     proof_dir: Option<PathBuf>,
+    /// The SAT backend's probes trace their proofs here (module documentation, "Search").
+    #[cfg(feature = "sat")]
+    traces: Option<TempDir>,
+}
+
+/// Where a probe of the SAT backend writes its CNF (with `comment` on top) and LRAT proof.
+#[derive(Debug, Clone)]
+#[cfg_attr(not(feature = "sat"), allow(dead_code))]
+struct ProbeTrace {
+    comment: String,
+    cnf: PathBuf,
+    proof: PathBuf,
+}
+
+/// A temporary directory, removed when dropped.
+#[cfg(feature = "sat")]
+struct TempDir(PathBuf);
+
+#[cfg(feature = "sat")]
+impl TempDir {
+    fn new() -> Result<Self> {
+        let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+        let dir =
+            std::env::temp_dir().join(format!("commsched-proof-{}-{}", std::process::id(), stamp.as_nanos()));
+        std::fs::create_dir_all(&dir)
+            .map_err(|source| Error::Io { path: dir.display().to_string(), source })?;
+        Ok(Self(dir))
+    }
+}
+
+#[cfg(feature = "sat")]
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        // Best effort: a leftover temporary directory is harmless.
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The backend's answer on a probe's model. With a trace (the SAT backend), CaDiCaL writes the
+/// CNF and its LRAT proof there, unchecked until the horizon turns out to be the certificate's.
+fn answer(
+    backend: BackendKind,
+    model: &ir::Model,
+    limits: &Limits,
+    trace: Option<&ProbeTrace>,
+) -> Result<BackendAnswer> {
+    #[cfg(feature = "sat")]
+    if let Some(t) = trace {
+        use backend::sat::Traced;
+        return Ok(match backend::sat::trace(model, limits, &t.comment, &t.cnf, &t.proof)? {
+            Traced::Feasible(values) => {
+                BackendAnswer::Feasible(backend::Assignment { values, optimal: true })
+            }
+            Traced::Infeasible => BackendAnswer::Infeasible,
+            Traced::Unknown(u) => BackendAnswer::Unknown(u),
+        });
+    }
+    #[cfg(not(feature = "sat"))]
+    let _ = trace;
+    backend.backend()?.solve(model, limits)
 }
 
 impl<'a> Search<'a> {
@@ -239,7 +306,31 @@ impl<'a> Search<'a> {
             deadline: options.timeout.map(|t| Instant::now() + t),
             max_variables: options.max_variables,
             proof_dir: options.proof_dir.clone(),
+            #[cfg(feature = "sat")]
+            traces: if backend == BackendKind::Sat { Some(TempDir::new()?) } else { None },
         })
+    }
+
+    /// Where the probe at `horizon` traces its proof: only the SAT backend's probes do.
+    fn trace(&self, horizon: u64) -> Option<ProbeTrace> {
+        #[cfg(feature = "sat")]
+        if let Some(TempDir(dir)) = &self.traces {
+            return Some(ProbeTrace {
+                comment: proof_comment(self.instance, horizon),
+                cnf: dir.join(format!("{horizon}.cnf")),
+                proof: dir.join(format!("{horizon}.lrat")),
+            });
+        }
+        let _ = horizon;
+        None
+    }
+
+    /// Deletes the trace of the probe at `horizon` (best effort: the directory goes anyway).
+    fn discard(&self, horizon: u64) {
+        if let Some(t) = self.trace(horizon) {
+            let _ = std::fs::remove_file(t.cnf);
+            let _ = std::fs::remove_file(t.proof);
+        }
     }
 
     /// What is left of the time budget (`None`: unlimited), or [`StopReason::Timeout`].
@@ -253,39 +344,37 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Proves with a checked LRAT proof that horizon T is infeasible (the SAT backend decided it
-    /// without a proof during the search). The CNF and the proof stay in the proof directory if
-    /// there is one.
+    /// Proves with a checked LRAT proof that horizon T is infeasible. A probe that decided it
+    /// left its proof in its trace, which is checked now; otherwise (the descent decided it)
+    /// the model is decided once more with a proof. The CNF and the proof go to the proof
+    /// directory if there is one.
     #[cfg(feature = "sat")]
     fn prove(&self, horizon: u64) -> Result<std::result::Result<(), StopReason>> {
-        use backend::sat::{Refutation, refute};
+        use backend::sat::{Refutation, check_proof, refute};
+        let trace = self.trace(horizon).expect("a SAT search traces");
+        if trace.proof.exists() {
+            check_proof(&trace.cnf, &trace.proof)?;
+            if let Some(dir) = &self.proof_dir {
+                for (from, name) in [(&trace.cnf, PROOF_CNF), (&trace.proof, PROOF_LRAT)] {
+                    let to = dir.join(name);
+                    let io = |source| Error::Io { path: to.display().to_string(), source };
+                    if std::fs::rename(from, &to).is_err() {
+                        std::fs::copy(from, &to).map_err(io)?;
+                    }
+                }
+            }
+            return Ok(Ok(()));
+        }
         let time = match self.time_left() {
             Ok(t) => t,
             Err(stop) => return Ok(Err(stop)),
         };
-        let dir = match &self.proof_dir {
-            Some(d) => d.clone(),
-            None => {
-                let stamp =
-                    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
-                let d = std::env::temp_dir().join(format!(
-                    "commsched-proof-{}-{}",
-                    std::process::id(),
-                    stamp.as_nanos()
-                ));
-                std::fs::create_dir_all(&d)
-                    .map_err(|source| Error::Io { path: d.display().to_string(), source })?;
-                d
-            }
+        let (cnf, proof) = match &self.proof_dir {
+            Some(d) => (d.join(PROOF_CNF), d.join(PROOF_LRAT)),
+            None => (trace.cnf, trace.proof),
         };
         let model = self.encoder.encode(horizon).model;
-        let comment = proof_comment(self.instance, horizon);
-        let answer = refute(&model, &Limits { time }, &comment, &dir.join(PROOF_CNF), &dir.join(PROOF_LRAT));
-        if self.proof_dir.is_none() {
-            // Best effort: a leftover temporary directory is harmless.
-            let _ = std::fs::remove_dir_all(&dir);
-        }
-        match answer? {
+        match refute(&model, &Limits { time }, &trace.comment, &cnf, &proof)? {
             Refutation::Checked(_) => Ok(Ok(())),
             Refutation::Unknown(_) => Ok(Err(StopReason::Timeout)),
             Refutation::Feasible => Err(Error::Backend {
@@ -305,17 +394,21 @@ impl<'a> Search<'a> {
             Ok(t) => t,
             Err(stop) => return Ok(Decision::Unknown(stop)),
         };
+        let trace = self.trace(horizon);
         let (encoding, answer) = match time {
             None => {
                 let encoding = self.encoder.encode(horizon);
-                let answer = self.backend.backend()?.solve(&encoding.model, &Limits { time })?;
+                let answer = answer(self.backend, &encoding.model, &Limits { time }, trace.as_ref())?;
                 (encoding, answer)
             }
-            Some(budget) => match self.abandonable_probe(horizon, budget) {
+            Some(budget) => match self.abandonable_probe(horizon, budget, trace) {
                 Some(result) => result?,
                 None => return Ok(Decision::Unknown(StopReason::Timeout)),
             },
         };
+        if answer != BackendAnswer::Infeasible {
+            self.discard(horizon);
+        }
         Ok(match answer {
             BackendAnswer::Feasible(assignment) => {
                 let witness = encoding.decode(&assignment.values);
@@ -338,13 +431,19 @@ impl<'a> Search<'a> {
 
     /// Encodes and solves horizon T on a thread of its own, waiting at most `budget` (module
     /// documentation, "Search"); `None` when the budget runs out first.
-    fn abandonable_probe(&self, horizon: u64, budget: Duration) -> Option<Result<(Encoding, BackendAnswer)>> {
+    fn abandonable_probe(
+        &self,
+        horizon: u64,
+        budget: Duration,
+        trace: Option<ProbeTrace>,
+    ) -> Option<Result<(Encoding, BackendAnswer)>> {
         let (instance, backend) = (self.instance.clone(), self.backend);
         let (send, receive) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             let result = encode::encoder_for(&instance).and_then(|(_, encoder)| {
                 let encoding = encoder.encode(horizon);
-                let answer = backend.backend()?.solve(&encoding.model, &Limits { time: Some(budget) })?;
+                let answer =
+                    answer(backend, &encoding.model, &Limits { time: Some(budget) }, trace.as_ref())?;
                 Ok((encoding, answer))
             });
             // The receiver is gone when the probe was abandoned; its answer is not needed then.
@@ -484,7 +583,7 @@ impl<'a> Search<'a> {
         }
         let mut best = incumbent;
         let (mut lo, mut gap) = (bound, 0);
-        let mut infeasible = None;
+        let mut infeasible: Option<Infeasibility> = None;
         #[cfg(feature = "sat")]
         let mut monotone = self.backend == BackendKind::Sat;
         loop {
@@ -516,6 +615,9 @@ impl<'a> Search<'a> {
                     best = Some(checked);
                 }
                 Decision::Infeasible => {
+                    if let Some(older) = &infeasible {
+                        self.discard(older.horizon);
+                    }
                     infeasible = Some(Infeasibility {
                         horizon: next,
                         backend: self.backend.name(),

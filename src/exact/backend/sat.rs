@@ -256,17 +256,27 @@ impl TraceProof for LratWriter {
     }
 }
 
+/// The answer of a [`trace`]d solve.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Traced {
+    /// Satisfiable: the model values, checked against the model.
+    Feasible(Vec<i64>),
+    /// Unsatisfiable: the CNF and CaDiCaL's LRAT proof are written, not yet checked.
+    Infeasible,
+    /// Undecided.
+    Unknown(Unknown),
+}
+
 /// Decides the feasibility of `model` (its objective ignored) with a fresh CaDiCaL that traces
 /// an ASCII LRAT proof: writes the CNF to `cnf_path` (DIMACS, `comment` on top) and the proof
-/// to `proof_path`, then checks the proof against the CNF. A proof that fails the check is
-/// [`Error::Backend`].
-pub fn refute(
+/// to `proof_path`. The proof is not checked here ([`refute`] checks it).
+pub fn trace(
     model: &Model,
     limits: &Limits,
     comment: &str,
     cnf_path: &Path,
     proof_path: &Path,
-) -> Result<Refutation> {
+) -> Result<Traced> {
     let enc = CnfModel::encode(model)?;
     let io = |p: &Path, e: std::io::Error| backend_error(format!("cannot write {}: {e}", p.display()));
     std::fs::write(cnf_path, enc.dimacs(comment)).map_err(|e| io(cnf_path, e))?;
@@ -289,13 +299,32 @@ pub fn refute(
     if let Some(f) = tracer.failure {
         return Err(backend_error(format!("writing the proof {}: {f}", proof_path.display())));
     }
-    match answer {
-        SolverResult::Sat => Ok(Refutation::Feasible),
-        SolverResult::Interrupted => Ok(Refutation::Unknown(Unknown::Timeout)),
-        SolverResult::Unsat => lrat::check_files(cnf_path, proof_path)
-            .map(Refutation::Checked)
-            .map_err(|e| backend_error(format!("its proof fails the LRAT check: {e}"))),
-    }
+    Ok(match answer {
+        SolverResult::Sat => Traced::Feasible(satisfying(BackendKind::Sat, model, values(&solver, &enc)?)?),
+        SolverResult::Interrupted => Traced::Unknown(Unknown::Timeout),
+        SolverResult::Unsat => Traced::Infeasible,
+    })
+}
+
+/// Checks the proof that a [`trace`] wrote; a proof that fails the check is [`Error::Backend`].
+pub fn check_proof(cnf_path: &Path, proof_path: &Path) -> Result<lrat::Verdict> {
+    lrat::check_files(cnf_path, proof_path)
+        .map_err(|e| backend_error(format!("its proof fails the LRAT check: {e}")))
+}
+
+/// [`trace`], then [`check_proof`] when the answer is unsatisfiable.
+pub fn refute(
+    model: &Model,
+    limits: &Limits,
+    comment: &str,
+    cnf_path: &Path,
+    proof_path: &Path,
+) -> Result<Refutation> {
+    Ok(match trace(model, limits, comment, cnf_path, proof_path)? {
+        Traced::Feasible(_) => Refutation::Feasible,
+        Traced::Unknown(u) => Refutation::Unknown(u),
+        Traced::Infeasible => Refutation::Checked(check_proof(cnf_path, proof_path)?),
+    })
 }
 
 #[cfg(test)]
