@@ -23,6 +23,11 @@ use rustsat::types::Lit;
 use rustsat::types::constraints::PbConstraint;
 use std::fmt::Write;
 
+/// The comment line, followed by the model's horizon H, that marks the CNF of a SAT descent
+/// over horizons (the SAT backend's `descend`): the model at H, its makespan clauses
+/// ([`CnfModel::makespan`]) and unit clauses ¬g_m. `verify` re-encodes that model to compare.
+pub const DESCENT_MARKER: &str = "makespan-descent model-horizon=";
+
 /// The literals of one model variable.
 #[derive(Debug, Clone)]
 enum Literals {

@@ -26,11 +26,9 @@
 //!
 //! **Proofs (SAT backend).** Every probe of the SAT backend traces its LRAT proof into a
 //! temporary directory; the trace of the last infeasible probe is kept, and checked only if
-//! that horizon ends up as U − 1, so an infeasibility is not decided twice. Tracing slows the
-//! feasible probes down (`fattree8-fig2-prefix`: 3.70 s instead of 2.80 s) and spares a second
-//! solve of the hardest one (`fat-tree:32` under w = 1: 33 s instead of 64 s; README, "Exact
-//! backends compared"). An infeasibility that the descent below decided is proved by a fresh
-//! solve of the model at U − 1 with a proof.
+//! that horizon ends up as U − 1, so an infeasibility is never decided twice. Tracing slows the
+//! feasible probes down and spares a second solve of the hardest one (`fat-tree:32` under
+//! w = 1: 33 s instead of 64 s; README, "Exact backends compared").
 //!
 //! **Incremental across horizons (SAT backend).** Once U − L ≤ [`DESCENT_WINDOW`] and the
 //! encoder is horizon-monotone ([`encode::Encoder::last_step`]: total exchange, bufferless
@@ -38,9 +36,11 @@
 //! one CaDiCaL (`backend::sat::descend`): the model at U − 1 with makespan literals, each
 //! witness of makespan m followed by the unit clause "length ≤ m − 1", the learnt clauses
 //! kept, until unsatisfiable (L = the last makespan) or L is met. Every witness is checked
-//! here as it arrives. Gossip under F\* and H\* is not horizon-monotone (its counting cuts hold
-//! at one horizon only) and keeps fresh probes.
-//!
+//! here as it arrives. The session traces its proof too: its CNF is the model at U − 1, its
+//! makespan clauses and those units, marked with the model's horizon, and `verify` re-encodes
+//! exactly that (docs/spec.md §7). Gossip under F\* and H\* keeps fresh probes: its counting
+//! cuts (`idle`, `busy`) hold at one horizon only.
+
 //! Building a model and a backend's own setup are not interruptible, and a backend checks its
 //! time limit only now and then, so under a deadline a probe (encoding and solving) runs on its
 //! own thread and is abandoned when the deadline passes: the search answers `timeout` at once
@@ -117,11 +117,12 @@ impl From<BackendKind> for BackendChoice {
 pub const DEFAULT_MAX_VARIABLES: usize = 200_000;
 
 /// The SAT backend descends in one incremental solver once at most this many horizons are
-/// left undecided (module documentation, "Search"). Measured with `--method sat` on the
-/// fat-tree instances (whole process, median of 5): with 4, `fattree16-fig1-rounds` takes
-/// 3.4 s instead of 5.0 s by fresh bisection, and no instance is slower; descending from the
-/// first incumbent however far it is (`fattree8-fig2-product`: 24 horizons) builds a model far
-/// larger than the bisection's and took 0.52 s instead of 0.20 s.
+/// left undecided (module documentation, "Search"). Measured with `--method sat` (one run each,
+/// against never descending and descending from the first incumbent however far): fat-tree:32
+/// under w = 1 32.3 s (41.8 s, 37.9 s), under log+1 23.9 s (29.7 s, 47.7 s), fat-tree:16 in
+/// rounds under log+1 2.4 s (4.9 s, 2.5 s); `fattree8-fig2-prefix` and gossip on path(7) under
+/// H1 within noise; `fattree8-fig2-product` 0.73 s (0.20 s, 0.72 s), where the model at the
+/// incumbent's horizon costs more than the bisection's two small probes.
 pub const DESCENT_WINDOW: u64 = 4;
 
 /// Options of [`solve`] and [`decide`].
@@ -480,8 +481,16 @@ impl<'a> Search<'a> {
             Err(stop) => return Ok(Some(Some(stop))),
         };
         let (instance, floor) = (self.instance.clone(), *lo);
+        // The session's proof, renamed to the trace of T − 1 if it ends infeasible.
+        let session = self.trace(horizon).map(|t| ProbeTrace {
+            cnf: t.cnf.with_extension("descent.cnf"),
+            proof: t.proof.with_extension("descent.lrat"),
+            ..t
+        });
+        let paths = session.clone();
         let (send, receive) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
+            let trace = paths.as_ref().map(|t| (t.comment.as_str(), t.cnf.as_path(), t.proof.as_path()));
             let report = match encode::encoder_for(&instance) {
                 Err(e) => Report::End(Err(e)),
                 Ok((_, encoder)) => {
@@ -491,9 +500,9 @@ impl<'a> Search<'a> {
                         Some(ends) => Report::End(descend(
                             &encoding.model,
                             &ends,
-                            horizon,
-                            floor,
+                            (horizon, floor),
                             &Limits { time },
+                            trace,
                             |values, makespan| {
                                 // A closed channel means the search was abandoned.
                                 let _ = send.send(Report::Witness(encoding.decode(&values), makespan));
@@ -534,6 +543,14 @@ impl<'a> Search<'a> {
                                 return Err(fault(format!(
                                     "it found no schedule of length < {below}, but one of length {length}"
                                 )));
+                            }
+                            if let (Some(from), Some(to)) = (&session, self.trace(below - 1)) {
+                                std::fs::rename(&from.cnf, &to.cnf)
+                                    .and_then(|()| std::fs::rename(&from.proof, &to.proof))
+                                    .map_err(|source| Error::Io {
+                                        path: to.cnf.display().to_string(),
+                                        source,
+                                    })?;
                             }
                             *infeasible = Some(Infeasibility {
                                 horizon: below - 1,
@@ -706,8 +723,24 @@ mod tests {
         .unwrap()
     }
 
-    /// An incumbent 3 steps over the optimum 4 of path(4) (TE-1: an optimal witness with three
-    /// idle steps in the middle) and the distance bound 3 leave 4 horizons: every backend
+    /// An optimal schedule of path(4) (length 4, TE-1) with three idle steps in the middle: a
+    /// checked incumbent of length 7.
+    fn padded_incumbent(inst: &Instance, backend: BackendKind) -> Checked {
+        let Decision::Feasible(optimal) = decide(inst, backend, 4, &SolveOptions::default()).unwrap() else {
+            panic!("{backend}: no schedule of length 4");
+        };
+        let crate::spec::Schedule::StoreForward(mut steps) = optimal.into_schedule() else {
+            panic!("{backend}: not a store-and-forward schedule")
+        };
+        steps.splice(2..2, vec![Vec::new(); 3]);
+        let padded =
+            accept(inst, crate::spec::Schedule::StoreForward(steps), Producer::User("padded".into()));
+        let padded = padded.unwrap();
+        assert_eq!(padded.length(), 7);
+        padded
+    }
+
+    /// The padded incumbent and the distance bound 3 leave 4 horizons: every backend
     /// certifies 4 by infeasibility at 3, and the SAT backend decides them in one descent
     /// (total exchange is horizon-monotone), its witnesses checked, its certificate proved.
     #[test]
@@ -718,18 +751,7 @@ mod tests {
         assert!(encoding.ends(encoder.as_ref()).is_some_and(|ends| ends.len() == encoding.events.len()));
         let distance = [Bound::new("distance", None, 3, "")];
         for backend in BackendKind::available() {
-            let Decision::Feasible(optimal) = decide(&inst, backend, 4, &SolveOptions::default()).unwrap()
-            else {
-                panic!("{backend}: no schedule of length 4");
-            };
-            let crate::spec::Schedule::StoreForward(mut steps) = optimal.into_schedule() else {
-                panic!("{backend}: not a store-and-forward schedule")
-            };
-            steps.splice(2..2, vec![Vec::new(); 3]);
-            let padded =
-                accept(&inst, crate::spec::Schedule::StoreForward(steps), Producer::User("padded".into()));
-            let padded = padded.unwrap();
-            assert_eq!(padded.length(), 7);
+            let padded = padded_incumbent(&inst, backend);
             let outcome = solve(&inst, backend, &SolveOptions::default(), &distance, Some(padded)).unwrap();
             let Outcome::Optimal { checked, certificate } = outcome else { panic!("{backend}: {outcome:?}") };
             assert_eq!(checked.length(), 4, "{backend}");
@@ -740,6 +762,48 @@ mod tests {
                 Certificate::InfeasibleAtTMinus1 { t: 3, backend: backend.name(), evidence }
             );
         }
+    }
+
+    /// The certificate folder of a SAT descent: its CNF is the model at H = 6 with makespan
+    /// literals and the units the descent added, ending with ¬g_4 (length ≤ 3), and `verify`
+    /// accepts it; it rejects the proof truncated, the last unit made ¬g_3 (which would also
+    /// exclude length 3, the certificate's own claim being about T − 1 = 3 only), and the CNF
+    /// without the line that names the model's horizon.
+    #[cfg(feature = "sat")]
+    #[test]
+    fn a_descents_certificate_folder_verifies() {
+        let inst = path4();
+        let dir = std::env::temp_dir().join(format!("commsched-descent-folder-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let options = SolveOptions { proof_dir: Some(dir.clone()), ..SolveOptions::default() };
+        let distance = [Bound::new("distance", None, 3, "")];
+        let padded = padded_incumbent(&inst, BackendKind::Sat);
+        let outcome = solve(&inst, BackendKind::Sat, &options, &distance, Some(padded)).unwrap();
+        let Outcome::Optimal { checked, certificate } = outcome else { panic!("{outcome:?}") };
+        crate::proof::folder::write(&dir, &inst, &checked, &certificate, &distance, 0.0).unwrap();
+        let cnf_path = dir.join(PROOF_CNF);
+        let cnf = std::fs::read_to_string(&cnf_path).unwrap();
+        assert!(cnf.contains(&format!("c {}6\n", cnf::DESCENT_MARKER)), "{}", &cnf[..200]);
+        assert_eq!(crate::proof::folder::verify(&dir), Vec::<String>::new());
+        let lines: Vec<&str> = cnf.lines().collect();
+        let last = lines.last().unwrap().to_string();
+        let tamper = |text: String, check: &dyn Fn(&[String])| {
+            std::fs::write(&cnf_path, text).unwrap();
+            check(&crate::proof::folder::verify(&dir));
+            std::fs::write(&cnf_path, &cnf).unwrap();
+        };
+        let unit: i32 = last.split_whitespace().next().unwrap().parse().unwrap();
+        let stronger = cnf.replace(&format!("\n{last}\n"), &format!("\n{} 0\n", unit + 1));
+        assert_ne!(stronger, cnf);
+        tamper(stronger, &|f| assert!(f.iter().any(|l| l.contains("not a unit ¬g_m")), "{f:?}"));
+        let unmarked = cnf.replace(&format!("c {}6\n", cnf::DESCENT_MARKER), "");
+        tamper(unmarked, &|f| assert!(f.iter().any(|l| l.contains("not the encoding")), "{f:?}"));
+        let proof_path = dir.join(PROOF_LRAT);
+        let proof = std::fs::read_to_string(&proof_path).unwrap();
+        std::fs::write(&proof_path, &proof[..proof.len() / 2]).unwrap();
+        assert!(!crate::proof::folder::verify(&dir).is_empty(), "a truncated proof accepted");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// From the distance bound alone (3 on path(4)) and no incumbent, the search must gallop up

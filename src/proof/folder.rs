@@ -16,6 +16,7 @@ use crate::certify::{Certificate, Evidence};
 use crate::checker::{Checked, Producer, judge};
 use crate::error::{Error, Result};
 use crate::exact::cnf::CnfModel;
+use crate::exact::cnf::DESCENT_MARKER;
 use crate::exact::{PROOF_CNF, PROOF_LRAT, encode};
 use crate::spec::Instance;
 use crate::spec::io::{instance_to_toml, parse_instance, parse_schedule, schedule_to_json};
@@ -253,21 +254,22 @@ fn verify_proof(dir: &Path, instance: &Instance, manifest: &Manifest) -> Vec<Str
         )];
     };
     let cnf_path = dir.join(PROOF_CNF);
-    let on_disk = std::fs::read_to_string(&cnf_path)
-        .map_err(|e| e.to_string())
-        .and_then(|text| lrat::Cnf::parse(&text).map_err(|e| e.to_string()));
-    let expected = encode::encoder_for(instance)
-        .map_err(|e| e.to_string())
-        .and_then(|(_, encoder)| CnfModel::encode(&encoder.encode(t).model).map_err(|e| e.to_string()));
-    match (on_disk, expected) {
-        (Ok(cnf), Ok(expected)) if cnf == expected.cnf => {}
-        (Ok(cnf), Ok(expected)) => failures.push(format!(
-            "{PROOF_CNF}: not the encoding of the instance at T-1 = {t} ({} variables, {} clauses; the encoding has {} and {})",
-            cnf.vars,
-            cnf.clauses.len(),
-            expected.cnf.vars,
-            expected.cnf.clauses.len()
-        )),
+    let text = std::fs::read_to_string(&cnf_path).map_err(|e| e.to_string());
+    let on_disk = text
+        .as_deref()
+        .map_err(Clone::clone)
+        .and_then(|text| lrat::Cnf::parse(text).map_err(|e| e.to_string()));
+    // A descent's CNF names the horizon of its model; the comparison below is what checks it.
+    let descent = text.as_deref().ok().and_then(|text| {
+        text.lines()
+            .find_map(|l| l.strip_prefix("c ")?.strip_prefix(DESCENT_MARKER)?.trim().parse::<u64>().ok())
+    });
+    match (on_disk, expected_cnf(instance, t, descent)) {
+        (Ok(cnf), Ok(expected)) => {
+            if let Err(why) = expected.matches(&cnf) {
+                failures.push(format!("{PROOF_CNF}: {why}"));
+            }
+        }
         (Err(e), _) => failures.push(format!("{PROOF_CNF}: {e}")),
         (_, Err(e)) => failures.push(format!("{PROOF_CNF}: cannot re-encode the instance: {e}")),
     }
@@ -275,4 +277,80 @@ fn verify_proof(dir: &Path, instance: &Instance, manifest: &Manifest) -> Vec<Str
         failures.push(format!("proof: {e}"));
     }
     failures
+}
+
+/// What the CNF of a proof-checked certificate must be: the encoding of the instance at T − 1,
+/// or, for a SAT descent over horizons, the encoding at its horizon H ≥ T − 1 with the makespan
+/// clauses, followed by unit clauses ¬g_m that all leave length ≤ T − 1 possible (m ≥ T) and
+/// together exclude everything longer (some m = T, or H = T − 1).
+struct ExpectedCnf {
+    cnf: lrat::Cnf,
+    /// For a descent: (H, g_1..=g_H).
+    makespan: Option<(u64, Vec<i32>)>,
+    /// T − 1.
+    t: u64,
+}
+
+fn expected_cnf(
+    instance: &Instance,
+    t: u64,
+    descent: Option<u64>,
+) -> std::result::Result<ExpectedCnf, String> {
+    let (_, encoder) = encode::encoder_for(instance).map_err(|e| e.to_string())?;
+    let encoding = encoder.encode(descent.unwrap_or(t));
+    let mut enc = CnfModel::encode(&encoding.model).map_err(|e| e.to_string())?;
+    let makespan = match descent {
+        None => None,
+        Some(h) if h < t => return Err(format!("the descent's horizon {h} is below T-1 = {t}")),
+        Some(h) => {
+            let ends = encoding.ends(encoder.as_ref()).ok_or("the encoder is not horizon-monotone")?;
+            let (g, _) = enc.makespan(&ends, h).map_err(|e| e.to_string())?;
+            Some((h, g))
+        }
+    };
+    Ok(ExpectedCnf { cnf: enc.cnf, makespan, t })
+}
+
+impl ExpectedCnf {
+    fn matches(&self, cnf: &lrat::Cnf) -> std::result::Result<(), String> {
+        let t = self.t;
+        let differ = || {
+            format!(
+                "not the encoding of the instance at {} ({} variables, {} clauses; the encoding has {} and {})",
+                match &self.makespan {
+                    Some((h, _)) => format!("horizon {h} with makespan literals"),
+                    None => format!("T-1 = {t}"),
+                },
+                cnf.vars,
+                cnf.clauses.len(),
+                self.cnf.vars,
+                self.cnf.clauses.len()
+            )
+        };
+        let Some((h, g)) = &self.makespan else {
+            return if *cnf == self.cnf { Ok(()) } else { Err(differ()) };
+        };
+        let n = self.cnf.clauses.len();
+        if cnf.vars != self.cnf.vars || cnf.clauses.len() < n || cnf.clauses[..n] != self.cnf.clauses[..] {
+            return Err(differ());
+        }
+        let mut closes = *h == t;
+        for unit in &cnf.clauses[n..] {
+            // ¬g_m: no event ends in step m or later.
+            let m = match unit[..] {
+                [lit] => g.iter().position(|&l| -l == lit).map(|i| i as u64 + 1),
+                _ => None,
+            };
+            match m {
+                Some(m) if m > t => closes |= m == t + 1,
+                _ => {
+                    return Err(format!(
+                        "clause {unit:?} after the model is not a unit ¬g_m with m ≥ T = {}",
+                        t + 1
+                    ));
+                }
+            }
+        }
+        if closes { Ok(()) } else { Err(format!("no unit clause excludes length T = {}", t + 1)) }
+    }
 }

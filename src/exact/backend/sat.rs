@@ -19,7 +19,7 @@
 
 use super::{Backend, BackendAnswer, BackendKind, Limits, Unknown, accept, satisfying};
 use crate::error::{Error, Result};
-use crate::exact::cnf::CnfModel;
+use crate::exact::cnf::{CnfModel, DESCENT_MARKER};
 use crate::exact::ir::{Goal, Model, Sense, VarId};
 use crate::proof::lrat;
 use rustsat::solvers::{ControlSignal, Solve, SolverResult, Terminate};
@@ -146,12 +146,18 @@ pub enum Descent {
 /// the unit ¬g_m then asks for a schedule of length ≤ m − 1; the clauses CaDiCaL learnt so far
 /// stay. It ends when a model's makespan meets `floor` (a proven lower bound), when CaDiCaL
 /// answers unsatisfiable, or at the time limit.
+///
+/// With `trace` = (comment, CNF path, proof path), the session traces an LRAT proof; on
+/// [`Descent::Infeasible`] the CNF written is the model at H, its makespan clauses and the
+/// units added (ids in that order; derived clauses are numbered from (the model's clauses) +
+/// H + 1 on, as at most H units are ever added), with `comment` and the line
+/// [`DESCENT_MARKER`]`H` on top, and the proof refutes it. The proof is not checked here.
 pub fn descend(
     model: &Model,
     ends: &[(VarId, u64)],
-    horizon: u64,
-    floor: u64,
+    (horizon, floor): (u64, u64),
     limits: &Limits,
+    trace: Option<(&str, &Path, &Path)>,
     mut found: impl FnMut(Vec<i64>, u64),
 ) -> Result<Descent> {
     if model.contradiction().is_some() {
@@ -160,9 +166,16 @@ pub fn descend(
     let mut enc = CnfModel::encode(model)?;
     let (g, _) = enc.makespan(ends, horizon)?;
     let mut solver = solver(limits);
+    let handle = match trace {
+        Some((_, _, proof)) => {
+            let first_derived = enc.cnf.clauses.len() as i64 + horizon as i64 + 1;
+            Some(solver.connect_proof_tracer(LratWriter::create(proof, first_derived)?, true))
+        }
+        None => None,
+    };
     add(&mut solver, &enc.cnf.clauses)?;
     let mut below = horizon + 1;
-    loop {
+    let answer = loop {
         match solver.solve().map_err(backend_error)? {
             SolverResult::Sat => {
                 let values = satisfying(BackendKind::Sat, model, values(&solver, &enc)?)?;
@@ -170,14 +183,25 @@ pub fn descend(
                 below = makespan.unwrap_or(0);
                 found(values, below);
                 if below <= floor {
-                    return Ok(Descent::Floor);
+                    break Descent::Floor;
                 }
-                add(&mut solver, &[vec![-g[below as usize - 1]]])?;
+                let unit = vec![-g[below as usize - 1]];
+                add(&mut solver, std::slice::from_ref(&unit))?;
+                enc.cnf.clauses.push(unit);
             }
-            SolverResult::Unsat => return Ok(Descent::Infeasible { below }),
-            SolverResult::Interrupted => return Ok(Descent::Unknown(Unknown::Timeout)),
+            SolverResult::Unsat => break Descent::Infeasible { below },
+            SolverResult::Interrupted => break Descent::Unknown(Unknown::Timeout),
+        }
+    };
+    if let (Some(handle), Some((comment, cnf, proof))) = (handle, trace) {
+        solver.disconnect_proof_tracer(handle).map_err(backend_error)?.finish(proof)?;
+        if let Descent::Infeasible { .. } = answer {
+            let text = enc.dimacs(&format!("{comment}\n{DESCENT_MARKER}{horizon}"));
+            std::fs::write(cnf, text)
+                .map_err(|e| backend_error(format!("cannot write {}: {e}", cnf.display())))?;
         }
     }
+    Ok(answer)
 }
 
 /// The outcome of [`refute`].
@@ -203,9 +227,38 @@ struct LratWriter {
     next: i64,
     /// The first failure (an I/O error or an antecedent CaDiCaL never announced).
     failure: Option<String>,
+    /// Clauses CaDiCaL eliminated but may restore (incremental solving, after more clauses are
+    /// added): their deletion is not written, so that a restored clause is still the one the
+    /// proof numbered.
+    restorable: std::collections::HashSet<i64>,
 }
 
 impl LratWriter {
+    /// A tracer writing to `path`, numbering derived clauses from `first_derived` on.
+    fn create(path: &Path, first_derived: i64) -> Result<Self> {
+        let file = std::fs::File::create(path)
+            .map_err(|e| backend_error(format!("cannot write {}: {e}", path.display())))?;
+        Ok(Self {
+            out: BufWriter::new(file),
+            ids: HashMap::new(),
+            inputs: 0,
+            next: first_derived,
+            failure: None,
+            restorable: Default::default(),
+        })
+    }
+
+    /// Flushes the proof; the first failure while writing it is the error.
+    fn finish(mut self, path: &Path) -> Result<()> {
+        if let Err(e) = self.out.flush() {
+            self.failure.get_or_insert(e.to_string());
+        }
+        match self.failure {
+            Some(f) => Err(backend_error(format!("writing the proof {}: {f}", path.display()))),
+            None => Ok(()),
+        }
+    }
+
     fn write(&mut self, line: std::fmt::Arguments<'_>) {
         if self.failure.is_none()
             && let Err(e) = self.out.write_fmt(line)
@@ -220,9 +273,19 @@ impl LratWriter {
 }
 
 impl TraceProof for LratWriter {
-    fn add_original_clause(&mut self, id: ClauseId, _: bool, _: &CaDiCaLClause, _: bool) {
+    fn add_original_clause(&mut self, id: ClauseId, _: bool, _: &CaDiCaLClause, restored: bool) {
+        if restored {
+            if !self.ids.contains_key(&id.0) {
+                self.failure.get_or_insert_with(|| format!("clause {} was restored, never eliminated", id.0));
+            }
+            return;
+        }
         self.inputs += 1;
         self.ids.insert(id.0, self.inputs);
+    }
+
+    fn weaken_minus(&mut self, id: ClauseId, _: &CaDiCaLClause) {
+        self.restorable.insert(id.0);
     }
 
     fn add_derived_clause(
@@ -249,6 +312,9 @@ impl TraceProof for LratWriter {
     }
 
     fn delete_clause(&mut self, id: ClauseId, _: bool, _: &CaDiCaLClause) {
+        if self.restorable.contains(&id.0) {
+            return;
+        }
         if let Some(old) = self.ids.remove(&id.0) {
             let last = self.next - 1;
             self.write(format_args!("{last} d {old} 0\n"));
@@ -278,27 +344,14 @@ pub fn trace(
     proof_path: &Path,
 ) -> Result<Traced> {
     let enc = CnfModel::encode(model)?;
-    let io = |p: &Path, e: std::io::Error| backend_error(format!("cannot write {}: {e}", p.display()));
-    std::fs::write(cnf_path, enc.dimacs(comment)).map_err(|e| io(cnf_path, e))?;
-    let file = std::fs::File::create(proof_path).map_err(|e| io(proof_path, e))?;
-    let tracer = LratWriter {
-        out: BufWriter::new(file),
-        ids: HashMap::new(),
-        inputs: 0,
-        next: enc.cnf.clauses.len() as i64 + 1,
-        failure: None,
-    };
+    std::fs::write(cnf_path, enc.dimacs(comment))
+        .map_err(|e| backend_error(format!("cannot write {}: {e}", cnf_path.display())))?;
     let mut solver = solver(limits);
+    let tracer = LratWriter::create(proof_path, enc.cnf.clauses.len() as i64 + 1)?;
     let handle = solver.connect_proof_tracer(tracer, true);
     add(&mut solver, &enc.cnf.clauses)?;
     let answer = solver.solve().map_err(backend_error)?;
-    let mut tracer = solver.disconnect_proof_tracer(handle).map_err(backend_error)?;
-    if let Err(e) = tracer.out.flush() {
-        tracer.failure.get_or_insert(e.to_string());
-    }
-    if let Some(f) = tracer.failure {
-        return Err(backend_error(format!("writing the proof {}: {f}", proof_path.display())));
-    }
+    solver.disconnect_proof_tracer(handle).map_err(backend_error)?.finish(proof_path)?;
     Ok(match answer {
         SolverResult::Sat => Traced::Feasible(satisfying(BackendKind::Sat, model, values(&solver, &enc)?)?),
         SolverResult::Interrupted => Traced::Unknown(Unknown::Timeout),
