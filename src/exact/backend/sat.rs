@@ -139,6 +139,12 @@ pub enum Descent {
     Unknown(Unknown),
 }
 
+/// CaDiCaL's techniques that move clauses to its extension stack (eliminated, to be restored if
+/// later clauses need them): off in a traced descent, whose added units would restore them
+/// under clause ids the LRAT proof has deleted or renumbered.
+const EXTENSION_STACK_TECHNIQUES: [&str; 7] =
+    ["elim", "fastelim", "block", "cover", "condition", "decompose", "sweep"];
+
 /// Descends over horizons in one incremental CaDiCaL: the model at horizon H, of a
 /// horizon-monotone encoder ([`crate::exact::encode::Encoder::last_step`]; `ends` = each event
 /// variable and its last step), gets the makespan literals g of [`CnfModel::makespan`]. Each
@@ -168,6 +174,11 @@ pub fn descend(
     let mut solver = solver(limits);
     let handle = match trace {
         Some((_, _, proof)) => {
+            // CaDiCaL's LRAT does not survive clauses restored from its extension stack, which
+            // only these techniques fill and which an incremental session would restore.
+            for option in EXTENSION_STACK_TECHNIQUES {
+                solver.set_option(option, 0).map_err(backend_error)?;
+            }
             let first_derived = enc.cnf.clauses.len() as i64 + horizon as i64 + 1;
             Some(solver.connect_proof_tracer(LratWriter::create(proof, first_derived)?, true))
         }
@@ -227,10 +238,6 @@ struct LratWriter {
     next: i64,
     /// The first failure (an I/O error or an antecedent CaDiCaL never announced).
     failure: Option<String>,
-    /// Clauses CaDiCaL eliminated but may restore (incremental solving, after more clauses are
-    /// added): their deletion is not written, so that a restored clause is still the one the
-    /// proof numbered.
-    restorable: std::collections::HashSet<i64>,
 }
 
 impl LratWriter {
@@ -244,7 +251,6 @@ impl LratWriter {
             inputs: 0,
             next: first_derived,
             failure: None,
-            restorable: Default::default(),
         })
     }
 
@@ -275,17 +281,12 @@ impl LratWriter {
 impl TraceProof for LratWriter {
     fn add_original_clause(&mut self, id: ClauseId, _: bool, _: &CaDiCaLClause, restored: bool) {
         if restored {
-            if !self.ids.contains_key(&id.0) {
-                self.failure.get_or_insert_with(|| format!("clause {} was restored, never eliminated", id.0));
-            }
+            // Never in one solve, and a traced descent turns the techniques that would off.
+            self.failure.get_or_insert_with(|| format!("CaDiCaL restored clause {}: no LRAT for it", id.0));
             return;
         }
         self.inputs += 1;
         self.ids.insert(id.0, self.inputs);
-    }
-
-    fn weaken_minus(&mut self, id: ClauseId, _: &CaDiCaLClause) {
-        self.restorable.insert(id.0);
     }
 
     fn add_derived_clause(
@@ -312,9 +313,6 @@ impl TraceProof for LratWriter {
     }
 
     fn delete_clause(&mut self, id: ClauseId, _: bool, _: &CaDiCaLClause) {
-        if self.restorable.contains(&id.0) {
-            return;
-        }
         if let Some(old) = self.ids.remove(&id.0) {
             let last = self.next - 1;
             self.write(format_args!("{last} d {old} 0\n"));

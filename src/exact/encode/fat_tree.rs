@@ -111,7 +111,7 @@ pub const BROADCAST: EncoderEntry = EncoderEntry {
     },
     build: |instance| Box::new(FatTreeBroadcast::new(instance)),
     // `solve --method sat`, fat-tree:32 pipelined (T* = 17, 16, 16 under w = 1, log+1, n): certified
-    // with checked proofs in 35, 25 and 28 s; z3 took 239, 179 and 244 s, ilp stops at bounds after
+    // with checked proofs in 36, 43 and 51 s; z3 took 239, 179 and 244 s, ilp stops at bounds after
     // 300 s. fattree16-fig1-rounds (T* = 20): smt 3.95 s, sat 2.5 s. Pipelined N = 16: bound-certified.
     backends: &[BackendKind::Sat, BackendKind::Smt, BackendKind::Ilp],
 };
