@@ -317,6 +317,10 @@ pub struct Limits {
     /// Size guard: refuse exact models with more variables than this.
     #[arg(long, default_value_t = 200_000)]
     pub max_vars: usize,
+    /// Do not ask the symmetric model (gossip on a mesh or torus: schedules the grid's
+    /// rotations map to themselves) for a witness at the lower bound first.
+    #[arg(long)]
+    pub no_symmetry: bool,
 }
 
 /// `commsched gen` arguments.

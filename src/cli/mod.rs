@@ -156,7 +156,7 @@ pub fn run(cli: Cli) -> Result<u8> {
             instances,
             timeout,
         } => {
-            let limits = Limits { timeout, max_vars: exact::DEFAULT_MAX_VARIABLES };
+            let limits = Limits { timeout, max_vars: exact::DEFAULT_MAX_VARIABLES, no_symmetry: false };
             let timeout = solve_options(&limits)?.timeout.expect("solve_options sets a timeout");
             if run_exact {
                 bench::exact(&instances, timeout.as_secs_f64(), &mut out)
@@ -275,6 +275,7 @@ fn solve_options(limits: &Limits) -> Result<SolveOptions> {
         timeout: Some(Duration::from_secs_f64(seconds)),
         max_variables: limits.max_vars,
         proof_dir: None,
+        symmetric: !limits.no_symmetry,
     })
 }
 

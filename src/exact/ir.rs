@@ -55,7 +55,7 @@ pub struct Variable {
 }
 
 /// The relation of a constraint.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Sense {
     /// `≤`
     Le,
@@ -217,16 +217,7 @@ impl Model {
     /// (e.g. `x ≤ 1` for a boolean); one whose terms all cancel and which fails is kept (see
     /// [`Model::contradiction`]).
     pub fn constrain(&mut self, name: impl Into<String>, lhs: &Linear, sense: Sense, rhs: i64) {
-        let mut terms = lhs.terms.clone();
-        terms.sort_by_key(|&(_, v)| v);
-        let mut merged: Vec<(i64, VarId)> = Vec::with_capacity(terms.len());
-        for (c, v) in terms {
-            match merged.last_mut() {
-                Some(last) if last.1 == v => last.0 += c,
-                _ => merged.push((c, v)),
-            }
-        }
-        merged.retain(|&(c, _)| c != 0);
+        let merged = merge(lhs.terms.clone());
         let rhs = rhs - lhs.constant;
         // The range of the left-hand side over the variables' domains.
         let (mut min, mut max) = (0, 0);
@@ -244,6 +235,48 @@ impl Model {
             return;
         }
         self.constraints.push(Constraint { name: name.into(), terms: merged, sense, rhs });
+    }
+
+    /// The model in which every variable is replaced by its class representative `class[i]`
+    /// (a variable of the same domain whose own class is itself): the representatives keep
+    /// their names and domains, the others go, and constraints that become identical are kept
+    /// once. Its assignments are exactly this model's assignments that give every variable its
+    /// representative's value. Returns the quotient, described as this model `restricted`, and
+    /// each variable's variable in it.
+    pub fn quotient(&self, class: &[VarId], restricted: &str) -> (Model, Vec<VarId>) {
+        debug_assert_eq!(class.len(), self.variables.len(), "one class per variable");
+        let mut quotient = Model::new(format!("{}, {restricted}", self.description));
+        let mut image = vec![VarId(usize::MAX); self.variables.len()];
+        for (i, var) in self.variables.iter().enumerate().filter(|&(i, _)| class[i].0 == i) {
+            image[i] = quotient.push(var.name.clone(), var.domain);
+        }
+        for (i, rep) in class.iter().enumerate() {
+            debug_assert_eq!(self.variables[i].domain, self.variables[rep.0].domain, "a class mixes domains");
+            image[i] = image[rep.0];
+        }
+        let substitute = |terms: &[(i64, VarId)]| {
+            let mut lin = Linear::new();
+            for &(c, v) in terms {
+                lin.add(c, image[v.0]);
+            }
+            lin
+        };
+        let mut seen = std::collections::HashSet::new();
+        for c in &self.constraints {
+            let before = quotient.constraints.len();
+            quotient.constrain(c.name.clone(), &substitute(&c.terms), c.sense, c.rhs);
+            if quotient.constraints.len() > before {
+                let added = quotient.constraints.last().expect("just added");
+                if !seen.insert((added.terms.clone(), added.sense, added.rhs)) {
+                    quotient.constraints.pop();
+                }
+            }
+        }
+        quotient.objective = self
+            .objective
+            .as_ref()
+            .map(|o| Objective { terms: merge(substitute(&o.terms).terms), goal: o.goal });
+        (quotient, image)
     }
 
     /// Sets the objective `min Σ coeff·var` (its constant is irrelevant and dropped).
@@ -290,6 +323,20 @@ impl Model {
     pub fn objective_value(&self, values: &[i64]) -> i64 {
         self.objective.iter().flat_map(|o| &o.terms).map(|&(c, v)| c * values[v.0]).sum()
     }
+}
+
+/// Terms with each variable once, in increasing variable order, zero coefficients dropped.
+fn merge(mut terms: Vec<(i64, VarId)>) -> Vec<(i64, VarId)> {
+    terms.sort_by_key(|&(_, v)| v);
+    let mut merged: Vec<(i64, VarId)> = Vec::with_capacity(terms.len());
+    for (c, v) in terms {
+        match merged.last_mut() {
+            Some(last) if last.1 == v => last.0 += c,
+            _ => merged.push((c, v)),
+        }
+    }
+    merged.retain(|&(c, _)| c != 0);
+    merged
 }
 
 impl fmt::Display for Model {
@@ -344,6 +391,29 @@ mod tests {
         m.constrain("implied_too", &lhs, Sense::Ge, -2);
         let names: Vec<&str> = m.constraints.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(names, ["binding"]);
+    }
+
+    /// Identifying x with z keeps y, merges x + z into 2x, and keeps two constraints that
+    /// became identical once; the quotient's assignments are the model's with x = z.
+    #[test]
+    fn quotient_identifies_variables_and_keeps_repeated_constraints_once() {
+        let mut m = Model::new("t");
+        let (x, y, z) = (m.bool_var("x"), m.bool_var("y"), m.bool_var("z"));
+        m.constrain("xy", Linear::new().add(1, x).add(1, y), Sense::Le, 1);
+        m.constrain("zy", Linear::new().add(1, z).add(1, y), Sense::Le, 1);
+        m.constrain("xz", Linear::new().add(1, x).add(1, z), Sense::Ge, 1);
+        m.guide(Linear::new().add(1, x).add(3, z));
+        let (q, image) = m.quotient(&[x, y, x], "x = z");
+        assert_eq!(q.description, "t, x = z");
+        let names: Vec<&str> = q.variables.iter().map(|v| v.name.as_str()).collect();
+        assert_eq!(names, ["x", "y"]);
+        assert_eq!(image, [image[0], image[1], image[0]]);
+        let names: Vec<&str> = q.constraints.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["xy", "xz"]);
+        assert_eq!(q.constraints[1].terms, [(2, image[0])]);
+        assert_eq!(q.objective.as_ref().map(|o| o.terms.clone()), Some(vec![(4, image[0])]));
+        assert_eq!(q.first_violation(&[1, 0]), None);
+        assert!(q.first_violation(&[0, 1]).is_some(), "x = z = 0 breaks xz");
     }
 
     #[test]

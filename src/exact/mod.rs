@@ -24,6 +24,13 @@
 //! at U − 1. Each probe gets what is left of the time budget; the size guard is checked before a
 //! model is built.
 //!
+//! **Symmetric witness first.** When the encoder offers a symmetric model
+//! ([`encode::Encoder::symmetric`]: gossip on a mesh or torus, restricted to schedules its
+//! rotations map to themselves) and the incumbent is above L, that model is asked for a
+//! witness at L first, with half of the time left. A witness there is an optimum certified by
+//! the bound; an infeasible or undecided answer is no evidence and the search goes on as above
+//! (`--no-symmetry` skips it). Mesh 6×6 under H\* is settled this way at GOS-1's 21 in seconds.
+//!
 //! **Proofs (SAT backend).** Every probe of the SAT backend traces its LRAT proof into a
 //! temporary directory; the trace of the last infeasible probe is kept, and checked only if
 //! that horizon ends up as U − 1, so an infeasibility is never decided twice. Tracing slows the
@@ -141,11 +148,34 @@ pub struct SolveOptions {
     /// certificate: [`PROOF_CNF`] and [`PROOF_LRAT`] in this directory (it must exist). `None`:
     /// a temporary directory, removed once the proof is checked.
     pub proof_dir: Option<PathBuf>,
+    /// Ask the encoder's symmetric model ([`encode::Encoder::symmetric`]) for a witness at the
+    /// lower bound before anything else (module documentation, "Search").
+    pub symmetric: bool,
 }
 
 impl Default for SolveOptions {
     fn default() -> Self {
-        Self { timeout: None, max_variables: DEFAULT_MAX_VARIABLES, proof_dir: None }
+        Self { timeout: None, max_variables: DEFAULT_MAX_VARIABLES, proof_dir: None, symmetric: true }
+    }
+}
+
+/// Which model of a horizon a probe decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Restriction {
+    /// The encoder's model: its infeasibility is evidence.
+    Full,
+    /// The encoder's symmetric model: witnesses only.
+    Symmetric,
+}
+
+/// The model of `horizon` that `restriction` names.
+fn model_at(encoder: &dyn Encoder, horizon: u64, restriction: Restriction) -> Result<Encoding> {
+    match restriction {
+        Restriction::Full => Ok(encoder.encode(horizon)),
+        Restriction::Symmetric => encoder.symmetric(horizon).ok_or_else(|| Error::Backend {
+            backend: "encoder",
+            reason: "it declared a symmetry but built no symmetric model".into(),
+        }),
     }
 }
 
@@ -235,6 +265,8 @@ struct Search<'a> {
     backend: BackendKind,
     deadline: Option<Instant>,
     max_variables: usize,
+    /// Whether to ask for a symmetric witness first ([`SolveOptions::symmetric`]).
+    symmetric: bool,
     /// Read only by the SAT backend's proofs.
     #[cfg_attr(not(feature = "sat"), allow(dead_code))]
     proof_dir: Option<PathBuf>,
@@ -314,6 +346,7 @@ impl<'a> Search<'a> {
             deadline: options.timeout.map(|t| Instant::now() + t),
             max_variables: options.max_variables,
             proof_dir: options.proof_dir.clone(),
+            symmetric: options.symmetric,
             #[cfg(feature = "sat")]
             traces: if backend == BackendKind::Sat { Some(TempDir::new()?) } else { None },
             #[cfg(feature = "sat")]
@@ -403,29 +436,35 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Decides horizon T; the witness of a feasible answer is checked here.
-    fn probe(&self, horizon: u64) -> Result<Decision> {
-        let variables = self.encoder.variables(horizon);
+    /// Decides horizon T; the witness of a feasible answer is checked here. A symmetric probe
+    /// gets half of the time left, and traces no proof (its infeasibility is no evidence).
+    fn probe(&self, horizon: u64, restriction: Restriction) -> Result<Decision> {
+        let order = match restriction {
+            Restriction::Full => 1,
+            Restriction::Symmetric => self.encoder.symmetry().map_or(1, |(_, order)| order),
+        };
+        let variables = self.encoder.variables(horizon) / order;
         if variables > self.max_variables {
             return Ok(Decision::Unknown(StopReason::SizeGuard { variables, limit: self.max_variables }));
         }
         let time = match self.time_left() {
+            Ok(t) if restriction == Restriction::Symmetric => t.map(|t| t / 2),
             Ok(t) => t,
             Err(stop) => return Ok(Decision::Unknown(stop)),
         };
-        let trace = self.trace(horizon);
+        let trace = if restriction == Restriction::Full { self.trace(horizon) } else { None };
         let (encoding, answer) = match time {
             None => {
-                let encoding = self.encoder.encode(horizon);
+                let encoding = model_at(self.encoder.as_ref(), horizon, restriction)?;
                 let answer = answer(self.backend, &encoding.model, &Limits { time }, trace.as_ref())?;
                 (encoding, answer)
             }
-            Some(budget) => match self.abandonable_probe(horizon, budget, trace) {
+            Some(budget) => match self.abandonable_probe(horizon, restriction, budget, trace) {
                 Some(result) => result?,
                 None => return Ok(Decision::Unknown(StopReason::Timeout)),
             },
         };
-        if answer != BackendAnswer::Infeasible {
+        if answer != BackendAnswer::Infeasible && restriction == Restriction::Full {
             self.discard(horizon);
         }
         Ok(match answer {
@@ -453,6 +492,7 @@ impl<'a> Search<'a> {
     fn abandonable_probe(
         &self,
         horizon: u64,
+        restriction: Restriction,
         budget: Duration,
         trace: Option<ProbeTrace>,
     ) -> Option<Result<(Encoding, BackendAnswer)>> {
@@ -460,7 +500,7 @@ impl<'a> Search<'a> {
         let (send, receive) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             let result = encode::encoder_for(&instance).and_then(|(_, encoder)| {
-                let encoding = encoder.encode(horizon);
+                let encoding = model_at(encoder.as_ref(), horizon, restriction)?;
                 let answer =
                     answer(backend, &encoding.model, &Limits { time: Some(budget) }, trace.as_ref())?;
                 Ok((encoding, answer))
@@ -591,6 +631,17 @@ impl<'a> Search<'a> {
 
     /// The search from the strongest of `bounds` and the incumbent (see the module
     /// documentation).
+    /// A witness, unless it is shorter than the proven bound `lo` (a backend or encoder bug).
+    fn at_least(&self, checked: Checked, lo: u64) -> Result<Checked> {
+        if checked.length() < lo {
+            return Err(Error::Backend {
+                backend: self.backend.name(),
+                reason: format!("it found length {} below the proven bound {lo}", checked.length()),
+            });
+        }
+        Ok(checked)
+    }
+
     fn run(&self, bounds: &[Bound], incumbent: Option<Checked>) -> Result<Outcome> {
         let bound = bounds::strongest(bounds).map_or(0, |b| b.value);
         if let Some(inc) = &incumbent {
@@ -604,20 +655,34 @@ impl<'a> Search<'a> {
                 return Ok(Outcome::Optimal { checked: incumbent.expect("checked above"), certificate });
             }
         }
-        let at_least = self.encoder.min_variables(bound);
-        let variables = if at_least > self.max_variables { at_least } else { self.encoder.variables(bound) };
+        // The first model is the symmetric one when the search asks it for a witness.
+        let symmetric = (self.symmetric && incumbent.as_ref().is_none_or(|b| b.length() > bound))
+            .then(|| self.encoder.symmetry())
+            .flatten();
+        let order = symmetric.as_ref().map_or(1, |(_, order)| *order);
+        let at_least = self.encoder.min_variables(bound) / order;
+        let variables =
+            if at_least > self.max_variables { at_least } else { self.encoder.variables(bound) / order };
         if variables > self.max_variables {
             return Err(Error::Input(InputError::new(
                 "",
                 "network",
                 format!(
-                    "an exact model of this instance needs {}{variables} variables at horizon T = {bound}, over the size guard {} (raise --max-vars)",
+                    "an exact model of this instance needs {}{variables} variables at horizon T = {bound}{}, over the size guard {} (raise --max-vars)",
                     if at_least > self.max_variables { "at least " } else { "" },
+                    symmetric.map_or(String::new(), |(name, _)| format!(
+                        " even restricted to schedules invariant under {name}"
+                    )),
                     self.max_variables
                 ),
             )));
         }
         let mut best = incumbent;
+        if order > 1
+            && let Decision::Feasible(checked) = self.probe(bound, Restriction::Symmetric)?
+        {
+            best = Some(self.at_least(checked, bound)?);
+        }
         let (mut lo, mut gap) = (bound, 0);
         let mut infeasible: Option<Infeasibility> = None;
         #[cfg(feature = "sat")]
@@ -637,19 +702,8 @@ impl<'a> Search<'a> {
                 Some(u) => lo + (u - lo - 1) / 2,
                 None => lo + gap,
             };
-            match self.probe(next)? {
-                Decision::Feasible(checked) => {
-                    if checked.length() < lo {
-                        return Err(Error::Backend {
-                            backend: self.backend.name(),
-                            reason: format!(
-                                "it found length {} below the proven bound {lo}",
-                                checked.length()
-                            ),
-                        });
-                    }
-                    best = Some(checked);
-                }
+            match self.probe(next, Restriction::Full)? {
+                Decision::Feasible(checked) => best = Some(self.at_least(checked, lo)?),
                 Decision::Infeasible => {
                     if let Some(older) = &infeasible {
                         self.discard(older.horizon);
@@ -699,7 +753,7 @@ pub fn decide(
     if search.encoder.impossible().is_some() {
         return Ok(Decision::Infeasible);
     }
-    search.probe(horizon)
+    search.probe(horizon, Restriction::Full)
 }
 
 /// Finds a certified optimum (module documentation, "Search"), starting from the lower bounds

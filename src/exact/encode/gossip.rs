@@ -71,13 +71,29 @@
 //!   mesh, the even tori under H\* and the rings under H\*) every channel carries p tokens in
 //!   every step (`busy`). Under F1 and H1 a step's limit is a matching, not a channel count: no
 //!   such cut is written.
+//!
+//! ## Symmetric witnesses (a restriction: witnesses only)
+//!
+//! On a mesh or torus whose grid rotations about the centre map the network onto itself
+//! ([`Rotations`]: by 90° on a square grid, 180° otherwise), [`Encoder::symmetric`] identifies
+//! every variable with its images: x(k,(u,v),t) with x(σk,(σu,σv),t) and h(k,v,τ) with
+//! h(σk,σv,τ) for every rotation σ. The model then admits exactly the schedules that every
+//! rotation maps to themselves. A rotation is an automorphism of the network that moves tokens
+//! with their origins, so windows, port rules and counting cuts are invariant under it and the
+//! restricted model is the full model plus equalities: each of its answers is a schedule of
+//! the instance (checked like any witness). Its infeasibility proves nothing, and the search
+//! never takes it as evidence: it asks the restricted model for a witness at the lower bound,
+//! where a witness is an optimum certified by that bound. It has a quarter of the variables on
+//! a square grid and is decided far sooner: mesh 6×6 under H\* at GOS-1's 21 (module
+//! [`crate::exact`], "Search"), which the full model did not decide in 20 minutes.
 
-use super::time_expanded::{Held, PortRules, UNREACHABLE, Window, bfs, every_port_rule, span};
+use super::time_expanded::{Held, PortRules, Rotations, UNREACHABLE, Window, bfs, every_port_rule, span};
 use super::{Encoder, EncoderEntry, Encoding, Event, Shape};
 use crate::exact::BackendKind;
 use crate::exact::ir::{Linear, Model, Sense, VarId};
 use crate::spec::{Applicability, Instance, Mode, Model as CommModel, PortRule, ProblemKind};
 use std::cell::OnceCell;
+use std::collections::HashMap;
 
 /// The registry entry: gossip under every port rule, any packet size, any network.
 pub const ENTRY: EncoderEntry = EncoderEntry {
@@ -105,6 +121,9 @@ pub struct Gossip<'a> {
     dist: Vec<Vec<u64>>,
     /// What each node separates from each token, on first use.
     tables: OnceCell<Separation>,
+    /// The grid's rotations, for symmetric witnesses (none with packet variables, which stand
+    /// for no token).
+    rotations: Option<Rotations>,
 }
 
 /// What a node v separates from a token k: the nodes w ≠ v that k reaches only through v
@@ -128,7 +147,9 @@ impl<'a> Gossip<'a> {
         };
         let out = instance.network.out_neighbours();
         let dist = (0..instance.network.len()).map(|k| bfs(&out, k, &[])).collect();
-        Self { instance, rule, packet, dist, tables: OnceCell::new() }
+        let ports = PortRules::new(&instance.network, rule, packet);
+        let rotations = if ports.needs_use_variables() { None } else { Rotations::of(&instance.network) };
+        Self { instance, rule, packet, dist, tables: OnceCell::new(), rotations }
     }
 
     fn n(&self) -> usize {
@@ -228,6 +249,79 @@ impl Encoder for Gossip<'_> {
     }
 
     fn encode(&self, horizon: u64) -> Encoding {
+        self.build(horizon).0
+    }
+
+    /// Horizon-monotone only without the per-step counting cuts (under F1 and H1): `idle` and
+    /// `busy` ask every step up to T to carry tokens, which a shorter schedule does not.
+    fn last_step(&self, event: &Event) -> Option<u64> {
+        match *event {
+            Event::Hop { step, .. } if self.ports().channels().is_none() => Some(step),
+            _ => None,
+        }
+    }
+
+    fn symmetry(&self) -> Option<(String, usize)> {
+        self.rotations.as_ref().map(|r| (r.name.clone(), r.perms.len()))
+    }
+
+    /// The model with each variable identified with its images under the grid's rotations
+    /// (module documentation, "Symmetric witnesses").
+    fn symmetric(&self, horizon: u64) -> Option<Encoding> {
+        let rotations = self.rotations.as_ref()?;
+        let (encoding, held) = self.build(horizon);
+        let mut index: HashMap<Place, VarId> = HashMap::with_capacity(encoding.model.variables.len());
+        for &(var, event) in &encoding.events {
+            if let Event::Hop { token, from, to, step } = event {
+                index.insert(Place::Hop { token, from, to, step }, var);
+            }
+        }
+        for &(var, token, node, tau) in &held {
+            index.insert(Place::Held { token, node, tau }, var);
+        }
+        // Every variable is a hop or a holding (no packet variables: see `Gossip::new`).
+        debug_assert_eq!(index.len(), encoding.model.variables.len());
+        // A variable's class is the least of its images (the identity comes first). Rotations
+        // preserve distances and separations, hence every window: the image of a variable is a
+        // variable.
+        let mut class: Vec<Option<VarId>> = vec![None; encoding.model.variables.len()];
+        for (&place, &var) in &index {
+            class[var.index()] =
+                rotations.perms.iter().map(|perm| index.get(&place.rotated(perm)).copied()).min()?;
+        }
+        let class: Vec<VarId> = class.into_iter().collect::<Option<_>>()?;
+        let (model, image) = encoding
+            .model
+            .quotient(&class, &format!("restricted to schedules invariant under {}", rotations.name));
+        let events = encoding.events.iter().map(|&(var, event)| (image[var.index()], event)).collect();
+        Some(Encoding { horizon, model, shape: encoding.shape, events })
+    }
+}
+
+/// What a gossip variable stands for, to find its images under a rotation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Place {
+    /// `x`: token crosses arc (from, to) in step.
+    Hop { token: usize, from: usize, to: usize, step: u64 },
+    /// `h`: node holds token at the end of step tau.
+    Held { token: usize, node: usize, tau: u64 },
+}
+
+impl Place {
+    /// The place under node permutation `perm` (a token is named by its origin node).
+    fn rotated(self, perm: &[usize]) -> Self {
+        match self {
+            Place::Hop { token, from, to, step } => {
+                Place::Hop { token: perm[token], from: perm[from], to: perm[to], step }
+            }
+            Place::Held { token, node, tau } => Place::Held { token: perm[token], node: perm[node], tau },
+        }
+    }
+}
+
+impl Gossip<'_> {
+    /// The model at `horizon` and its holding variables `(var, token, node, τ)`.
+    fn build(&self, horizon: u64) -> (Encoding, Vec<(VarId, usize, usize, u64)>) {
         let net = &self.instance.network;
         let (n, arcs, t_max) = (self.n(), net.arcs(), horizon as usize);
         let mut model = Model::new(format!(
@@ -235,6 +329,7 @@ impl Encoder for Gossip<'_> {
             self.rule, self.packet
         ));
         let mut events = Vec::new();
+        let mut held_vars = Vec::new();
         let mut guide = Linear::new();
         // on_arc[a][t]: the x variables of arc a in step t (index t = 1..=T).
         let mut on_arc: Vec<Vec<Vec<VarId>>> = vec![vec![Vec::new(); t_max + 1]; arcs.len()];
@@ -255,6 +350,9 @@ impl Encoder for Gossip<'_> {
                     Held::new(&mut model, window, horizon, |tau| format!("h_k{k}_v{v}_t{tau}"))
                 })
                 .collect();
+            for (v, h) in held.iter().enumerate() {
+                held_vars.extend((0..=horizon).filter_map(|tau| h.var(tau).map(|var| (var, k, v, tau))));
+            }
             // arrivals[v][t]: the x variables bringing k to v in step t; xs[a][t]: k on arc a.
             let mut arrivals: Vec<Vec<Vec<VarId>>> = vec![vec![Vec::new(); t_max + 1]; n];
             let mut xs: Vec<Vec<Option<VarId>>> = vec![vec![None; t_max + 1]; arcs.len()];
@@ -333,16 +431,7 @@ impl Encoder for Gossip<'_> {
         if !busy {
             model.guide(&guide);
         }
-        Encoding { horizon, model, shape: Shape::StoreForward, events }
-    }
-
-    /// Horizon-monotone only without the per-step counting cuts (under F1 and H1): `idle` and
-    /// `busy` ask every step up to T to carry tokens, which a shorter schedule does not.
-    fn last_step(&self, event: &Event) -> Option<u64> {
-        match *event {
-            Event::Hop { step, .. } if self.ports().channels().is_none() => Some(step),
-            _ => None,
-        }
+        (Encoding { horizon, model, shape: Shape::StoreForward, events }, held_vars)
     }
 }
 
@@ -379,6 +468,25 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// The symmetric model of the 4×4 mesh (90° rotations) has one variable per orbit: a
+    /// quarter of the full model's (no variable is its own image, as no node is), and fewer
+    /// constraints. Off grids, and with packet variables, there is none.
+    #[test]
+    fn the_symmetric_model_has_a_variable_per_orbit() {
+        let inst = instance("mesh:4x4", PortRule::HStar, 1);
+        let enc = Gossip::new(&inst);
+        assert_eq!(enc.symmetry(), Some(("the 4 rotations by 90° of mesh:4x4".to_string(), 4)));
+        let (full, restricted) = (enc.encode(10), enc.symmetric(10).unwrap());
+        assert_eq!(full.model.variables.len(), 4 * restricted.model.variables.len());
+        assert!(restricted.model.constraints.len() < full.model.constraints.len());
+        assert_eq!(restricted.events.len(), full.events.len(), "every hop still decodes");
+        assert!(restricted.model.description.ends_with("invariant under the 4 rotations by 90° of mesh:4x4"));
+        for (net, rule, packet) in [("path:4", PortRule::HStar, 1), ("mesh:3x3", PortRule::H1, 2)] {
+            let inst = instance(net, rule, packet);
+            assert_eq!(Gossip::new(&inst).symmetric(5).map(|e| e.horizon), None, "{net} {rule} p = {packet}");
         }
     }
 

@@ -170,6 +170,22 @@ pub trait Encoder {
     /// backend then descends over horizons in one incremental solver (module
     /// [`crate::exact`], "Search"). `None`: not horizon-monotone.
     fn last_step(&self, event: &Event) -> Option<u64>;
+
+    /// The symmetry group under which [`Encoder::symmetric`] restricts its models, by name and
+    /// order; `None` (the default) when the encoder offers no restriction for this instance.
+    fn symmetry(&self) -> Option<(String, usize)> {
+        None
+    }
+
+    /// The model at `horizon` restricted to the schedules that the group of
+    /// [`Encoder::symmetry`] maps to themselves. Each of its answers decodes to a schedule of
+    /// the instance (a witness, checked like any other), but its infeasibility says nothing
+    /// about the instance, so the search only ever takes witnesses from it. `None` (the
+    /// default) without a symmetry.
+    fn symmetric(&self, horizon: u64) -> Option<Encoding> {
+        let _ = horizon;
+        None
+    }
 }
 
 impl Encoding {
