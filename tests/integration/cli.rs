@@ -571,22 +571,29 @@ fn report_out_writes_every_format_and_links_its_pictures() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
-/// Past paper 003: the 7×7 torus under H* has gossip optimum 24, Lemma 2's bound (GOS-2), where
-/// Theorem 3 takes 26 (GOS-23) and `torus-cut-in` 25. The certificate folder the SAT backend
-/// wrote (README, "the frontier") is re-checked: its hashes, the witness with the checker and
-/// the bound recomputed from the instance.
+/// Past paper 003, the certificate folders of README "the frontier", each re-checked: its
+/// hashes, the witness with the checker and the bound recomputed from the instance.
+/// - The 7×7 torus under H\* has gossip optimum 24, Lemma 2's bound (GOS-2), where Theorem 3
+///   takes 26 (GOS-23) and `torus-cut-in` 25 (the SAT backend's witness).
+/// - The 6×6 and 7×7 meshes have optima 21 and 28, Lemma 1's n(n + 1)/2 (GOS-1), where
+///   Theorem 1 takes 23 and 31 (GOS-14): the symmetric witnesses of the exact search.
 #[test]
-fn the_7x7_torus_gossip_optimum_24_certificate_verifies() {
-    let (code, stdout, stderr) = run(&["verify", "docs/results/gossip-torus7x7-hstar"]);
-    assert_eq!(code, 0, "{stdout}{stderr}");
-    assert!(stdout.contains("valid certificate"), "{stdout}");
-    let manifest = std::fs::read_to_string("docs/results/gossip-torus7x7-hstar/manifest.json").unwrap();
-    let manifest: serde_json::Value = serde_json::from_str(&manifest).unwrap();
-    assert_eq!(
-        (manifest["length"].as_u64(), manifest["kind"].as_str()),
-        (Some(24), Some("lower-bound")),
-        "{manifest}"
-    );
+fn the_frontier_gossip_certificates_verify() {
+    for (folder, optimum) in
+        [("gossip-torus7x7-hstar", 24), ("gossip-mesh6x6-hstar", 21), ("gossip-mesh7x7-hstar", 28)]
+    {
+        let dir = format!("docs/results/{folder}");
+        let (code, stdout, stderr) = run(&["verify", &dir]);
+        assert_eq!(code, 0, "{folder}: {stdout}{stderr}");
+        assert!(stdout.contains("valid certificate"), "{stdout}");
+        let manifest = std::fs::read_to_string(format!("{dir}/manifest.json")).unwrap();
+        let manifest: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+        assert_eq!(
+            (manifest["length"].as_u64(), manifest["kind"].as_str()),
+            (Some(optimum), Some("lower-bound")),
+            "{folder}: {manifest}"
+        );
+    }
 }
 
 /// A report's JSON with every `seconds` field zeroed (times are the only thing a re-run changes).

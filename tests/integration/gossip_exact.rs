@@ -174,7 +174,7 @@ fn horizon_monotone_only_without_counting_cuts() {
     }
 }
 
-/// Symmetric witnesses: on the 4×4 and 5×5 meshes under H\*, the search first asks the model
+/// Symmetric witnesses: on the n×n meshes, n = 2..5, under H\*, the search first asks the model
 /// restricted to schedules invariant under the grid's 90° rotations for a witness at GOS-1's
 /// n(n + 1)/2; it finds one, so the optimum is certified by the bound, and the witness is
 /// invariant under the rotation: (i, j) ↦ (j, n − 1 − i). Without the restriction the search
@@ -200,7 +200,7 @@ fn symmetric_witnesses_meet_the_mesh_bound() {
         hops
     }
 
-    for n in [4usize, 5] {
+    for n in 2usize..=5 {
         let inst = tiny("gossip", &format!("mesh:{n}x{n}"), "H*", 1);
         let backend = exact::BackendChoice::Measured.resolve(&inst);
         let bounds = commsched::bounds::lower_bounds(&inst);
