@@ -38,6 +38,11 @@ impl Method {
         self.applicability.check(instance)
     }
 
+    /// Whether it is commsched's own algorithm, not a paper's: its source says `ours`.
+    pub fn is_ours(&self) -> bool {
+        self.source.starts_with("ours")
+    }
+
     /// Whether it solves `problem`.
     pub fn solves(&self, problem: ProblemKind) -> bool {
         self.applicability.problems.contains(&problem)

@@ -19,6 +19,10 @@
 //! | `torus-even` | [`torus_even`](mod@torus_even) | r×c torus, r, c even | n²/2 (Thm 2, optimal) | GOS-18 … GOS-20 |
 //! | `torus-odd-delayer` | [`torus_odd`](mod@torus_odd) | r×c torus, r or c odd | (n² + 1)/2 + 1 (Thm 3) | GOS-21 … GOS-23 |
 //!
+//! Ours, not the paper's: `torus-cut-in` ([`torus_cut_in`](mod@torus_cut_in), the torus phases
+//! overlapped) and `torus-offset-growth` ([`torus_offset_growth`](mod@torus_offset_growth), a
+//! translation-invariant schedule of ⌈(rc − 1)/2⌉ rounds, Lemma 2's bound on every torus).
+//!
 //! Building blocks: [`phase1`] (the half-gossip on a line, Fig. 2), [`phase2`] (the path
 //! gossip of Fig. 3, optionally cutting into Phase 1), [`cycle_gossip::ring_gossip`] (the torus
 //! Phase 2) and [`two_phase::TwoPhase`] (both phases on every line of a mesh or torus).
@@ -34,6 +38,7 @@ pub mod phase2;
 pub mod torus_cut_in;
 pub mod torus_even;
 pub mod torus_odd;
+pub mod torus_offset_growth;
 pub mod two_phase;
 
 pub use combined::mesh_combined;
@@ -65,6 +70,7 @@ pub static METHODS: &[Method] = &[
     torus_even::METHOD,
     torus_odd::METHOD,
     torus_cut_in::METHOD,
+    torus_offset_growth::METHOD,
 ];
 
 /// Where a paper-003 algorithm applies: gossip in copy mode under H\* (003 §1) or F\*, which
