@@ -576,13 +576,16 @@ fn report_out_writes_every_format_and_links_its_pictures() {
 /// - The 7×7 torus under H\* has gossip optimum 24, Lemma 2's bound (GOS-2), where Theorem 3
 ///   takes 26 (GOS-23) and `torus-cut-in` 25 (the SAT backend's witness; `torus-offset-growth`
 ///   now meets the bound on every torus).
-/// - The 6×6 and 7×7 meshes have optima 21 and 28, Lemma 1's n(n + 1)/2 (GOS-1), where
-///   Theorem 1 takes 23 and 31 (GOS-14): the symmetric witnesses of the exact search.
+/// - The 6×6, 7×7 and 8×8 meshes have optima 21, 28 and 36, Lemma 1's n(n + 1)/2 (GOS-1),
+///   where Theorem 1 takes 23, 31 and 39 (GOS-14): the symmetric witnesses of the exact search.
 #[test]
 fn the_frontier_gossip_certificates_verify() {
-    for (folder, optimum) in
-        [("gossip-torus7x7-hstar", 24), ("gossip-mesh6x6-hstar", 21), ("gossip-mesh7x7-hstar", 28)]
-    {
+    for (folder, optimum) in [
+        ("gossip-torus7x7-hstar", 24),
+        ("gossip-mesh6x6-hstar", 21),
+        ("gossip-mesh7x7-hstar", 28),
+        ("gossip-mesh8x8-hstar", 36),
+    ] {
         let dir = format!("docs/results/{folder}");
         let (code, stdout, stderr) = run(&["verify", &dir]);
         assert_eq!(code, 0, "{folder}: {stdout}{stderr}");
