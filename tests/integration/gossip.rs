@@ -550,7 +550,7 @@ fn paper_instances_get_their_stated_lengths() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("instances/003");
     let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
     files.retain(|p| p.extension().is_some_and(|x| x == "toml"));
-    assert_eq!(files.len(), 11);
+    assert_eq!(files.len(), 13);
     for file in files {
         let inst = load_instance(&file).unwrap();
         let best = bounds::best(&inst).unwrap().value;
