@@ -756,3 +756,21 @@ fn draw_paints_the_papers_pictures() {
     assert!(wrong.contains("ULA"), "{wrong}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The size guard judges the first model the search builds: with the symmetric witness (the
+/// default on a mesh) a quarter of the variables, and it says so; `--no-symmetry` judges the
+/// full model. Both refusals are one-line input errors, exit 2.
+#[test]
+fn the_size_guard_names_the_symmetric_model() {
+    let mesh4 = "instances/003/mesh4.toml";
+    let (code, _, stderr) = run(&["solve", mesh4, "--method", "exact", "--max-vars", "100"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("even restricted to schedules invariant under the 4 rotations by 90° of mesh:4x4"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = run(&["solve", mesh4, "--method", "exact", "--max-vars", "100", "--no-symmetry"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("over the size guard 100") && !stderr.contains("restricted"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
