@@ -30,10 +30,15 @@ impl InputError {
 
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // A file left empty for the caller to fill (it is not known where the error arose) is
+        // not printed as an empty name.
+        if !self.file.is_empty() {
+            write!(f, "{}: ", self.file)?;
+        }
         if self.field.is_empty() {
-            write!(f, "{}: {}", self.file, self.reason)
+            write!(f, "{}", self.reason)
         } else {
-            write!(f, "{}: field `{}`: {}", self.file, self.field, self.reason)
+            write!(f, "field `{}`: {}", self.field, self.reason)
         }
     }
 }
@@ -83,3 +88,20 @@ pub enum Error {
 
 /// Result alias used across the crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The file, the field and the reason, each only when known.
+    #[test]
+    fn an_input_error_names_what_it_knows() {
+        assert_eq!(InputError::new("a.toml", "network", "bad").to_string(), "a.toml: field `network`: bad");
+        assert_eq!(InputError::new("a.toml", "", "bad").to_string(), "a.toml: bad");
+        assert_eq!(InputError::new("", "network", "bad").to_string(), "field `network`: bad");
+        assert_eq!(
+            InputError::new("", "network", "bad").in_file("b.toml").to_string(),
+            "b.toml: field `network`: bad"
+        );
+    }
+}
