@@ -439,11 +439,7 @@ impl<'a> Search<'a> {
     /// Decides horizon T; the witness of a feasible answer is checked here. A symmetric probe
     /// gets half of the time left, and traces no proof (its infeasibility is no evidence).
     fn probe(&self, horizon: u64, restriction: Restriction) -> Result<Decision> {
-        let order = match restriction {
-            Restriction::Full => 1,
-            Restriction::Symmetric => self.encoder.symmetry().map_or(1, |(_, order)| order),
-        };
-        let variables = self.encoder.variables(horizon) / order;
+        let variables = self.encoder.variables(horizon) / self.order(restriction);
         if variables > self.max_variables {
             return Ok(Decision::Unknown(StopReason::SizeGuard { variables, limit: self.max_variables }));
         }
@@ -631,6 +627,15 @@ impl<'a> Search<'a> {
 
     /// The search from the strongest of `bounds` and the incumbent (see the module
     /// documentation).
+    /// How many of the encoder's variables make one of the model `restriction` names: the
+    /// symmetry group's order for the symmetric model (a variable per orbit), else 1.
+    fn order(&self, restriction: Restriction) -> usize {
+        match restriction {
+            Restriction::Full => 1,
+            Restriction::Symmetric => self.encoder.symmetry().map_or(1, |(_, order)| order),
+        }
+    }
+
     /// A witness, unless it is shorter than the proven bound `lo` (a backend or encoder bug).
     fn at_least(&self, checked: Checked, lo: u64) -> Result<Checked> {
         if checked.length() < lo {
@@ -659,7 +664,8 @@ impl<'a> Search<'a> {
         let symmetric = (self.symmetric && incumbent.as_ref().is_none_or(|b| b.length() > bound))
             .then(|| self.encoder.symmetry())
             .flatten();
-        let order = symmetric.as_ref().map_or(1, |(_, order)| *order);
+        let first = if symmetric.is_some() { Restriction::Symmetric } else { Restriction::Full };
+        let order = self.order(first);
         let at_least = self.encoder.min_variables(bound) / order;
         let variables =
             if at_least > self.max_variables { at_least } else { self.encoder.variables(bound) / order };
@@ -678,8 +684,8 @@ impl<'a> Search<'a> {
             )));
         }
         let mut best = incumbent;
-        if order > 1
-            && let Decision::Feasible(checked) = self.probe(bound, Restriction::Symmetric)?
+        if first == Restriction::Symmetric
+            && let Decision::Feasible(checked) = self.probe(bound, first)?
         {
             best = Some(self.at_least(checked, bound)?);
         }

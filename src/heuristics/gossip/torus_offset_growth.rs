@@ -83,16 +83,12 @@ pub fn torus_offset_growth(inst: &Instance) -> Result<Schedule> {
                     ),
                 })?;
             let a = add(b, e);
-            for i in 0..rows {
-                for j in 0..cols {
-                    let at = (i, j);
-                    step.push(Transmission {
-                        from: node(at),
-                        to: node(add(at, e)),
-                        tokens: vec![node(add(at, a))],
-                    });
-                }
-            }
+            let cells = (0..rows).flat_map(|i| (0..cols).map(move |j| (i, j)));
+            step.extend(cells.map(|at| Transmission {
+                from: node(at),
+                to: node(add(at, e)),
+                tokens: vec![node(add(at, a))],
+            }));
         }
         for b in [h, v].into_iter().flatten() {
             known[node(b)] = true;
