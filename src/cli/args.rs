@@ -364,4 +364,9 @@ pub struct GenArgs {
     /// Chatting messages as SRC-DST:LEN, comma-separated.
     #[arg(long, value_delimiter = ',')]
     pub messages: Vec<String>,
+    /// Scatter/gather off a tree: route every message over `bfs` (one breadth-first spanning
+    /// tree), `cover` (one tree per edge of P_0, jointly spanning) or `spanning:K` (K
+    /// edge-disjoint spanning trees), every node preallocated to one tree (paper 001 §4).
+    #[arg(long)]
+    pub routes: Option<String>,
 }

@@ -19,6 +19,7 @@ use commsched::compare::{Algorithms, AssessOptions, Assessment, Status, assess};
 use commsched::error::{Error, InputError, Result};
 use commsched::exact::{self, BackendChoice, BackendKind, SolveOptions, encode};
 use commsched::heuristics;
+use commsched::heuristics::scatter_gather::tree_cover::{self, Routing};
 use commsched::proof::folder;
 use commsched::spec::io::{
     instance_files, instance_to_toml, is_xml, load_instance, load_schedule, paper_schedule_file,
@@ -26,7 +27,7 @@ use commsched::spec::io::{
 };
 use commsched::spec::limits::Resource;
 use commsched::spec::msccl;
-use commsched::spec::{Family, Instance, Model, ProblemKind, Schedule};
+use commsched::spec::{Family, Instance, Model, Network, ProblemKind, Schedule};
 use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -586,6 +587,15 @@ pub fn generate(g: &GenArgs) -> Result<Instance> {
     if !g.lengths.is_empty() {
         t.insert("lengths".into(), toml::Value::Array(g.lengths.iter().map(|&x| x.into()).collect()));
     }
+    if let Some(routing) = &g.routes {
+        let flag = |reason: String| InputError::new("<flags>", "--routes", reason);
+        let net = Network::parse(&g.network).map_err(|r| InputError::new("<flags>", "--network", r))?;
+        let trees = Routing::parse(routing).and_then(|r| r.trees(&net, 0)).map_err(flag)?;
+        let lengths: Vec<u64> = [0].into_iter().chain(g.lengths.iter().map(|&l| l.max(0) as u64)).collect();
+        let routes = tree_cover::routes(net.len(), &trees, &lengths);
+        let node_list = |r: &Vec<usize>| toml::Value::Array(r.iter().map(|&v| (v as i64).into()).collect());
+        t.insert("routes".into(), toml::Value::Array(routes.iter().map(node_list).collect()));
+    }
     if !g.messages.is_empty() {
         let mut msgs = Vec::new();
         for (i, m) in g.messages.iter().enumerate() {
@@ -672,6 +682,7 @@ fn refuse_inapplicable(g: &GenArgs, inst: &Instance) -> Result<()> {
         ),
         ("--lengths", !g.lengths.is_empty(), matches!(kind, ProblemKind::Scatter | ProblemKind::Gather)),
         ("--messages", !g.messages.is_empty(), kind == ProblemKind::Chatting),
+        ("--routes", g.routes.is_some(), matches!(kind, ProblemKind::Scatter | ProblemKind::Gather)),
     ];
     match flags.iter().find(|(_, given, applies)| *given && !applies) {
         Some((flag, ..)) => Err(InputError::new(

@@ -3,7 +3,7 @@
 
 use super::capacity::Capacity;
 use super::model::{GatherMode, Mode, Model, Port, PortRule};
-use super::network::{Network, RingTie};
+use super::network::{Network, Node, RingTie};
 use super::problem::{Instance, MessageSpec, PaperNote, Problem, ProblemKind};
 use super::schedule::{Schedule, ScheduleFile, Start};
 use crate::error::InputError;
@@ -22,6 +22,7 @@ struct RawInstance {
     model: Option<RawModel>,
     messages: Option<Vec<MessageSpec>>,
     lengths: Option<Vec<i64>>,
+    routes: Option<Vec<Vec<Node>>>,
     demand: Option<Vec<Vec<u8>>>,
     paper: Option<PaperNote>,
 }
@@ -112,12 +113,13 @@ pub fn parse_instance(text: &str, file: &str, default_name: &str) -> Result<Inst
         other => return Err(err("problem", ProblemKind::parse(other).unwrap_err())),
     };
     let model = build_model(raw.model.unwrap_or_default(), &problem, file)?;
-    let mut inst = Instance::new(
+    let mut inst = Instance::routed(
         raw.name.unwrap_or_else(|| default_name.to_string()),
         network,
         problem,
         model,
         raw.ring_tie.unwrap_or_default(),
+        raw.routes,
         file,
     )?;
     inst.source = raw.source;
@@ -226,6 +228,13 @@ pub fn instance_to_toml(inst: &Instance) -> String {
                 "# L_1 .. L_n: flits of the message of node i\nlengths = [{}]\n",
                 v.join(", ")
             ));
+            if let Some(routes) = &inst.routes {
+                s.push_str("# the path of the message of node i, from P_0 (a gather takes it backwards)\nroutes = [\n");
+                for r in routes {
+                    s.push_str(&format!("  {r:?},\n"));
+                }
+                s.push_str("]\n");
+            }
         }
         Problem::TotalExchange(Some(d)) => {
             s.push_str("demand = [\n");

@@ -1,7 +1,7 @@
 //! Problems (SPEC §3) and instances: a network, a problem and a model, validated together.
 
 use super::limits::Resource;
-use super::model::{Mode, Model};
+use super::model::{GatherMode, Mode, Model};
 use super::network::{Family, Network, Node, RingTie};
 use crate::error::InputError;
 use serde::{Deserialize, Serialize};
@@ -205,6 +205,10 @@ pub struct Instance {
     pub model: Model,
     /// Tie rule for antipodal ring messages.
     pub ring_tie: RingTie,
+    /// Scatter and gather off a tree: the designated path of every message, read from P_0
+    /// (`routes[i − 1]` runs from node 0 to node i; a gather's message takes it backwards).
+    /// `None` on a tree or a path, where every message takes the tree's path.
+    pub routes: Option<Vec<Vec<Node>>>,
     /// What the paper says.
     pub paper: PaperNote,
 }
@@ -219,6 +223,20 @@ impl Instance {
         ring_tie: RingTie,
         file: &str,
     ) -> Result<Self, InputError> {
+        Self::routed(name, network, problem, model, ring_tie, None, file)
+    }
+
+    /// [`Instance::new`] with the designated paths of a scatter or gather off a tree
+    /// ([`Instance::routes`]).
+    pub fn routed(
+        name: impl Into<String>,
+        network: Network,
+        problem: Problem,
+        model: Model,
+        ring_tie: RingTie,
+        routes: Option<Vec<Vec<Node>>>,
+        file: &str,
+    ) -> Result<Self, InputError> {
         let inst = Self {
             name: name.into(),
             source: String::new(),
@@ -226,6 +244,7 @@ impl Instance {
             problem,
             model,
             ring_tie,
+            routes,
             paper: PaperNote::default(),
         };
         inst.validate(file)?;
@@ -297,10 +316,38 @@ impl Instance {
                 self.messages().map_err(|e| e.in_file(file))?;
             }
             Problem::Scatter(l) | Problem::Gather(l) => {
-                if !matches!(self.network.family(), Family::Tree(_) | Family::Path(_)) {
+                let tree = matches!(self.network.family(), Family::Tree(_) | Family::Path(_));
+                let net = self.network.spec_string();
+                match &self.routes {
+                    Some(_) if tree => {
+                        return err(
+                            "routes",
+                            format!("`{net}` is a tree: every message takes its one path from P_0"),
+                        );
+                    }
+                    None if !tree => {
+                        return err(
+                            "routes",
+                            format!(
+                                "scatter and gather on `{net}` need `routes`, one path from P_0 to every \
+                                 other node (on a tree or a path they are the tree's)"
+                            ),
+                        );
+                    }
+                    Some(r) if r.len() + 1 != n => {
+                        return err(
+                            "routes",
+                            format!("{} routes given for the {} non-root nodes", r.len(), n - 1),
+                        );
+                    }
+                    _ => {}
+                }
+                if !tree && matches!(self.model, Model::Bufferless { gather: GatherMode::Distributed, .. }) {
                     return err(
-                        "network",
-                        "scatter and gather run on a tree (`tree:...` or `path:N`)".into(),
+                        "model.gather",
+                        format!(
+                            "distributed gather (paper 001 §3) wakes the PEs along a tree; `{net}` is not one"
+                        ),
                     );
                 }
                 if l.len() != n {
@@ -312,6 +359,31 @@ impl Instance {
                             n - 1
                         ),
                     );
+                }
+                if let Some(routes) = &self.routes {
+                    for (k, route) in routes.iter().enumerate() {
+                        let field = format!("routes[{k}]");
+                        if let Some(&v) = route.iter().find(|&&v| v >= n) {
+                            return err(
+                                &field,
+                                format!("node {v} is unknown: the network has nodes 0..{}", n - 1),
+                            );
+                        }
+                        if let Some(v) = (0..route.len()).find(|&i| route[..i].contains(&route[i])) {
+                            return err(&field, format!("path {route:?} visits node {} twice", route[v]));
+                        }
+                        let mut walk = route.clone();
+                        let (src, dst) = match &self.problem {
+                            Problem::Gather(_) => {
+                                walk.reverse();
+                                (k + 1, 0)
+                            }
+                            _ => (0, k + 1),
+                        };
+                        self.network
+                            .walk_arcs(&walk, src, dst)
+                            .map_err(|r| InputError::new(file, &field, r))?;
+                    }
                 }
             }
             Problem::TotalExchange(Some(d)) => {
@@ -416,14 +488,28 @@ impl Instance {
                     resolve(i, m.src, m.dst, m.length as u64, m.path.as_ref(), format!("messages[{i}].path"))
                 })
                 .collect(),
-            Problem::Scatter(l) => (1..l.len())
-                .filter(|&i| l[i] > 0)
-                .map(|i| resolve(i, 0, i, l[i], None, format!("lengths[{i}]")))
-                .collect(),
-            Problem::Gather(l) => (1..l.len())
-                .filter(|&i| l[i] > 0)
-                .map(|i| resolve(i, i, 0, l[i], None, format!("lengths[{i}]")))
-                .collect(),
+            Problem::Scatter(l) | Problem::Gather(l) => {
+                let gather = matches!(self.problem, Problem::Gather(_));
+                (1..l.len())
+                    .filter(|&i| l[i] > 0)
+                    .map(|i| {
+                        let path = self.routes.as_ref().map(|r| {
+                            let mut p = r[i - 1].clone();
+                            if gather {
+                                p.reverse();
+                            }
+                            p
+                        });
+                        let (src, dst) = if gather { (i, 0) } else { (0, i) };
+                        let field = if path.is_some() {
+                            format!("routes[{}]", i - 1)
+                        } else {
+                            format!("lengths[{i}]")
+                        };
+                        resolve(i, src, dst, l[i], path.as_ref(), field)
+                    })
+                    .collect()
+            }
             _ => Ok(Vec::new()),
         }
     }

@@ -175,7 +175,7 @@ fn list_names_the_papers_algorithms() {
 #[test]
 fn hostile_sizes_and_options_get_exit_2_and_one_line_naming_what_was_typed() {
     let ring5 = format!("{}/instances/004/ring5.toml", env!("CARGO_MANIFEST_DIR"));
-    let cases: [(&str, Vec<&str>); 12] = [
+    let cases: [(&str, Vec<&str>); 16] = [
         ("cli_error_timeout_1e20", vec!["solve", &ring5, "--method", "exact", "--timeout", "1e20"]),
         (
             "cli_error_timeout_u64_max",
@@ -198,6 +198,19 @@ fn hostile_sizes_and_options_get_exit_2_and_one_line_naming_what_was_typed() {
         (
             "cli_error_gen_ring_tie",
             vec!["gen", "total-exchange", "--network", "ring:6", "--ring-tie", "bogus"],
+        ),
+        ("cli_error_gen_no_routes", vec!["gen", "scatter", "--network", "mesh:2x2", "--lengths", "1,1,1"]),
+        (
+            "cli_error_gen_routes_on_tree",
+            vec!["gen", "scatter", "--network", "path:4", "--lengths", "1,1,1", "--routes", "bfs"],
+        ),
+        (
+            "cli_error_gen_routes_unknown",
+            vec!["gen", "gather", "--network", "mesh:2x2", "--lengths", "1,1,1", "--routes", "star"],
+        ),
+        (
+            "cli_error_gen_spanning_mesh",
+            vec!["gen", "scatter", "--network", "mesh:4x4", "--lengths", "1", "--routes", "spanning:2"],
         ),
         (
             "cli_error_events",

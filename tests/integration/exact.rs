@@ -258,18 +258,19 @@ fn unreachable_destinations_are_infeasible_at_every_horizon() {
 
 #[test]
 fn other_problems_are_not_applicable() {
-    // A multi-port scatter is outside every encoder (paper 001 is single-port): the refusal
-    // names each entry's reason.
+    // A multi-port distributed gather is outside every encoder (paper 001's distributed gather
+    // is single-port): the refusal names each entry's reason.
     let inst = commsched::spec::io::parse_instance(
-        "problem = \"scatter\"\nnetwork = \"path:3\"\nlengths = [1, 1]\n[model]\nkind = \"bufferless\"\nport = \"multi\"\n",
+        "problem = \"gather\"\nnetwork = \"path:3\"\nlengths = [1, 1]\n[model]\nkind = \"bufferless\"\n\
+         port = \"multi\"\ngather = \"distributed\"\n",
         "<test>",
-        "scatter-multi-port",
+        "gather-multi-port-distributed",
     )
     .unwrap();
     let Err(Error::NotApplicable { reason, .. }) =
         exact::solve(&inst, BackendKind::Ilp, &SolveOptions::default(), &[], None)
     else {
-        panic!("a multi-port scatter has no encoder")
+        panic!("a multi-port distributed gather has no encoder")
     };
     for entry in exact::encode::ENCODERS {
         assert!(reason.contains(&format!("{}: ", entry.name)), "{} gives no reason: {reason}", entry.name);

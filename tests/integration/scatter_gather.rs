@@ -9,8 +9,8 @@
 use commsched::bounds::{self, Bound};
 use commsched::checker::{self, Measure};
 use commsched::heuristics::scatter_gather::{
-    Lag, METHODS, Orders, Tie, Variant, dispatch, farthest_destination_first, nearest_first, reversed_fdf,
-    shoulder_tap, time_reversal, transmission_certification,
+    Lag, METHODS, Orders, Tie, Variant, dispatch, farthest_destination_first, nearest_first, parallel_fdf,
+    reversed_fdf, shoulder_tap, time_reversal, transmission_certification,
 };
 use commsched::heuristics::{find, for_instance};
 use commsched::spec::io::{load_instance, load_schedule, parse_instance};
@@ -416,6 +416,8 @@ fn registry_applies_where_the_paper_says() {
             "farthest-destination-first",
             "nearest-first",
             "reversed-fdf",
+            "parallel-fdf",
+            "reversed-parallel-fdf",
             "shoulder-tap",
             "shoulder-tap-printed",
             "transmission-certification",
@@ -634,4 +636,149 @@ fn sg25_edge_disjoint_trees_on_the_4x4_mesh_and_tori() {
     assert!((0..16).all(|v| reached[0][v] || reached[1][v]), "the trees span jointly");
     assert!((1..16).all(|v| !(reached[0][v] && reached[1][v])), "each node in one tree");
     assert!(trees.iter().all(|t| t.len() >= 2 && t[0].0 == 0), "each tree starts on its own edge of P_0");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Off a tree: routes, and the multi-port extension of §4 (Fig. 5).
+
+/// `gen`'s instance of `problem` on `network` routed by `routing`, multi-port or single-port.
+fn routed(problem: &str, network: &str, routing: &str, lengths: &[u64], port: &str) -> Instance {
+    use commsched::heuristics::scatter_gather::tree_cover::{Routing, routes};
+    let net = Network::parse(network).unwrap();
+    let trees = Routing::parse(routing).unwrap().trees(&net, 0).unwrap();
+    let all: Vec<u64> = [0].into_iter().chain(lengths.iter().copied()).collect();
+    let routes: Vec<String> = routes(net.len(), &trees, &all).iter().map(|r| format!("{r:?}")).collect();
+    let lengths: Vec<String> = lengths.iter().map(u64::to_string).collect();
+    parse_instance(
+        &format!(
+            "problem = \"{problem}\"\nnetwork = \"{network}\"\nlengths = [{}]\nroutes = [{}]\n[model]\n\
+             port = \"{port}\"\n",
+            lengths.join(", "),
+            routes.join(", ")
+        ),
+        "<test>",
+        "routed",
+    )
+    .expect("valid routed instance")
+}
+
+/// SG-25, §4: on Fig. 5's mesh (two trees that span it jointly) and torus (two edge-disjoint
+/// spanning trees), the multi-port scatter and gather take the largest tree's FDF length, which
+/// the release/tail bound at P_0's arcs meets: optimal for the routes. One stream (single-port
+/// FDF) takes ΣL = 30 there.
+#[test]
+fn sg25_parallel_fdf_meets_the_root_arc_bound_on_fig_5() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("instances/001");
+    for (name, method, optimum) in [
+        ("scatter-mesh4-fig5a", "parallel-fdf", 16),
+        ("gather-mesh4-fig5a", "reversed-parallel-fdf", 16),
+        ("scatter-torus4-fig5b", "parallel-fdf", 13),
+        ("gather-torus4-fig5b", "reversed-parallel-fdf", 13),
+    ] {
+        let inst = load_instance(&dir.join(format!("{name}.toml"))).unwrap();
+        let m = find(method).unwrap();
+        let c = checked(&inst, &(m.run)(&inst).unwrap());
+        assert_eq!(c.length(), optimum, "{name}");
+        assert_eq!(bound(&inst, "arc release/tail").value, optimum, "{name}");
+        assert_eq!((m.claim)(&inst).map(|v| v.value), Some(optimum), "{name}");
+        let applicable = for_instance(&inst);
+        let one_stream =
+            applicable.iter().find(|m| ["farthest-destination-first", "reversed-fdf"].contains(&m.name));
+        let one = (one_stream.unwrap().run)(&inst).unwrap();
+        assert_eq!(checked(&inst, &one).length(), 30, "{name}: one stream sends ΣL = 30 flits");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// §1.2 ("Porting to General Networks") and §4 on random meshes and tori: over a
+    /// breadth-first spanning tree the single-port FDF scatter meets SG-4; over every routing
+    /// (`bfs`, `cover`, `spanning:2` on tori) the multi-port scatter and its reversed gather are
+    /// admissible and meet the arc release/tail bound, so they are optimal for their routes.
+    #[test]
+    fn parallel_fdf_is_optimal_for_its_routes(
+        torus in any::<bool>(),
+        rows in 2usize..7,
+        cols in 2usize..7,
+        lengths in proptest::collection::vec(0u64..8, 48),
+        routing in 0usize..3,
+    ) {
+        let (rows, cols) = if torus { (rows.max(3), cols.max(3)) } else { (rows, cols) };
+        let network = format!("{}:{rows}x{cols}", if torus { "torus" } else { "mesh" });
+        let lengths = &lengths[..rows * cols - 1];
+        let single = routed("scatter", &network, "bfs", lengths, "single");
+        let fdf = checked(&single, &farthest_destination_first(&single, Tie::SmallerNode).unwrap()).length();
+        prop_assert_eq!(fdf, bound(&single, "scatter FDF optimum").value);
+        let routing = ["bfs", "cover", if torus { "spanning:2" } else { "cover" }][routing];
+        for (problem, method) in [("scatter", "parallel-fdf"), ("gather", "reversed-parallel-fdf")] {
+            let inst = routed(problem, &network, routing, lengths, "multi");
+            let c = checked(&inst, &(find(method).unwrap().run)(&inst).unwrap());
+            let arc = if lengths.iter().all(|&l| l == 0) { 0 } else { bound(&inst, "arc release/tail").value };
+            prop_assert_eq!(c.length(), arc, "{} {} {}", problem, network, routing);
+        }
+    }
+}
+
+/// Routes are validated with the file's field, and scattering-schedules refuse routes that are
+/// not trees hanging from P_0 (a stream along them could collide).
+#[test]
+fn routes_are_validated_and_must_form_trees() {
+    let parse = |network: &str, routes: &str, model: &str| {
+        parse_instance(
+            &format!(
+                "problem = \"scatter\"\nnetwork = \"{network}\"\nlengths = [1, 1, 1]\n{routes}\n[model]\n{model}"
+            ),
+            "s.toml",
+            "s",
+        )
+    };
+    let err =
+        |network: &str, routes: &str, model: &str| parse(network, routes, model).unwrap_err().to_string();
+    assert_eq!(
+        err("mesh:2x2", "", ""),
+        "s.toml: field `routes`: scatter and gather on `mesh:2x2` need `routes`, one path from P_0 to every \
+         other node (on a tree or a path they are the tree's)"
+    );
+    assert_eq!(
+        err("path:4", "routes = [[0, 1], [0, 1, 2], [0, 1, 2, 3]]", ""),
+        "s.toml: field `routes`: `path:4` is a tree: every message takes its one path from P_0"
+    );
+    assert_eq!(
+        err("mesh:2x2", "routes = [[0, 1], [0, 2]]", ""),
+        "s.toml: field `routes`: 2 routes given for the 3 non-root nodes"
+    );
+    assert_eq!(
+        err("mesh:2x2", "routes = [[0, 1], [0, 3, 2], [0, 1, 3]]", ""),
+        "s.toml: field `routes[1]`: path [0, 3, 2] uses (0,3), which is not an arc"
+    );
+    assert_eq!(
+        err("mesh:2x2", "routes = [[0, 1], [0, 2], [0, 1, 0, 2, 3]]", ""),
+        "s.toml: field `routes[2]`: path [0, 1, 0, 2, 3] visits node 0 twice"
+    );
+    assert_eq!(
+        err("mesh:2x2", "routes = [[0, 1], [0, 2], [0, 1, 3]]", "gather = \"distributed\""),
+        "s.toml: field `model.gather`: distributed gather (paper 001 §3) wakes the PEs along a tree; \
+         `mesh:2x2` is not one"
+    );
+    // On the 2×2 mesh 0-1 / 2-3: M_3 via 1 and M_2 via 2 form two trees; multi-port, they stream at
+    // once; single-port, one stream over the two branches is still a tree.
+    let two = parse("mesh:2x2", "routes = [[0, 1], [0, 2], [0, 1, 3]]", "port = \"multi\"").unwrap();
+    assert_eq!(checked(&two, &parallel_fdf(&two, Tie::SmallerNode).unwrap()).length(), 2);
+    // M_1 through 2 and 3 while M_3 goes through 1: single-port, node 1 is entered from 3 and
+    // from 0, so one stream could meet itself there.
+    let crossing =
+        parse("mesh:2x2", "routes = [[0, 2, 3, 1], [0, 2], [0, 1, 3]]", "port = \"single\"").unwrap();
+    let refused = farthest_destination_first(&crossing, Tie::SmallerNode).unwrap_err().to_string();
+    assert!(refused.contains("enter node 1 from 3 and from 0, so they do not form a tree"), "{refused}");
+    // On the 2×3 mesh 0-1-2 / 3-4-5, M_2 (through 3) and M_5 (through 1) both cross (4, 5).
+    let shared = parse_instance(
+        "problem = \"scatter\"\nnetwork = \"mesh:2x3\"\nlengths = [1, 1, 1, 1, 1]\n\
+         routes = [[0, 1], [0, 3, 4, 5, 2], [0, 3], [0, 3, 4], [0, 1, 4, 5]]\n[model]\nport = \"multi\"\n",
+        "s.toml",
+        "s",
+    )
+    .unwrap();
+    let refused = parallel_fdf(&shared, Tie::SmallerNode).unwrap_err().to_string();
+    assert!(refused.contains("neighbours 3 and 1 share the arc (4, 5)"), "{refused}");
 }

@@ -3,6 +3,7 @@
 
 use crate::bounds::scatter_gather::fdf_length;
 use crate::claims::ClaimValue;
+use crate::heuristics::scatter_gather::Routes;
 use crate::spec::{Family, GatherMode, Instance, Model, Port, Problem};
 
 /// SG-4 (single-port scatter on a tree: the farthest-destination-first length, Theorem 1) or
@@ -12,14 +13,18 @@ pub fn optimum(instance: &Instance) -> Option<ClaimValue> {
     let Model::Bufferless { port: Port::Single, virtual_schedule: false, gather } = instance.model else {
         return None;
     };
-    let depth = instance.network.distances_from(0);
     let (claim, about, value, convention) = match &instance.problem {
-        Problem::Scatter(lengths) => (
-            "SG-4",
-            "optimum (farthest-destination-first, Theorem 1)",
-            fdf_length(lengths.iter().enumerate().skip(1).map(|(i, &l)| (depth[i] as u64, l))),
-            "max over Δ of (Σ_{δ≥Δ} L + Δ − 1); the paper's T^scat is one more",
-        ),
+        // Theorem 1 holds on a tree, and off one on routes that form trees hanging from P_0
+        // (§1.2, "Porting to General Networks").
+        Problem::Scatter(_) => {
+            let routes = Routes::of(instance).ok()?;
+            (
+                "SG-4",
+                "optimum (farthest-destination-first, Theorem 1)",
+                fdf_length(routes.nonnull().into_iter().map(|i| (routes.depth[i], routes.lengths[i]))),
+                "max over Δ of (Σ_{δ≥Δ} L + Δ − 1); the paper's T^scat is one more",
+            )
+        }
         Problem::Gather(lengths)
             if gather == GatherMode::Distributed && matches!(instance.network.family(), Family::Path(_)) =>
         {

@@ -1,8 +1,8 @@
 //! # Start-time schedules (bufferless, docs/spec.md §4.1)
 //!
 //! Paper 000 (chatting, §2 (2.1)–(2.4); virtual schedules §3 (3.1)–(3.5): S_opt, CHAT-14) and
-//! paper 001 (scatter and centralized gather, §1.2A single-port; SG-4 is the scatter optimum this
-//! encoding certifies). A message M with designated path e_0..e_{d−1} and length ℓ is scheduled
+//! paper 001 (scatter and centralized gather, §1.2A single-port and §4 multi-port along the
+//! instance's routes; SG-4 is the single-port scatter optimum this encoding certifies). A message M with designated path e_0..e_{d−1} and length ℓ is scheduled
 //! by one integer, its start: flit h crosses e_k in step s(M) + h + k (a virtual schedule
 //! occupies every arc of the path in steps v(M)..v(M) + ℓ − 1). One mechanism serves the three
 //! registry entries: real chatting schedules, virtual chatting schedules, scatter and centralized
@@ -100,19 +100,22 @@ pub const VIRTUAL: EncoderEntry = EncoderEntry {
 /// Scatter and centralized gather (paper 001 §2, §3; SG-4).
 pub const SCATTER_GATHER: EncoderEntry = EncoderEntry {
     name: "scatter-gather-starts",
-    source: "001 §2 (SG-4: the single-port scatter optimum), §3 centralized gather: any start times",
+    source: "001 §2 (SG-4: the single-port scatter optimum), §3 centralized gather, §4 multi-port: any \
+             start times",
     applicability: Applicability {
         problems: &[ProblemKind::Scatter, ProblemKind::Gather],
         models: &[
             ModelClass::Bufferless { port: Port::Single, gather: GatherMode::Centralized },
             ModelClass::Bufferless { port: Port::Single, gather: GatherMode::Distributed },
+            ModelClass::Bufferless { port: Port::Multi, gather: GatherMode::Centralized },
+            ModelClass::Bufferless { port: Port::Multi, gather: GatherMode::Distributed },
         ],
         families: &[],
         refine: Some(|instance| match instance.model.class() {
             ModelClass::Bufferless { gather: GatherMode::Distributed, .. }
                 if instance.problem.kind() == ProblemKind::Gather =>
             {
-                Err("distributed gather has its own encoder, distributed-gather-starts".into())
+                Err("distributed gather has its own encoder, distributed-gather-starts (single-port)".into())
             }
             _ => Ok(()),
         }),

@@ -7,16 +7,16 @@
 //! (Σ_{δ(i)≥Δ} L_i + Δ − 1) SPEC steps (SG-1, SG-4; `bounds::scatter_gather::fdf_length`).
 //! Claims SG-1 … SG-7, SG-27 (Fig. 1(a): order (5, 4), 10 steps, the paper's α = 11).
 
-use super::scattering_schedule::{Depths, dispatch, order_by_depth};
-use super::{SCATTER, Tie, Tree, fdf_claim, require};
+use super::scattering_schedule::{Depths, dispatch};
+use super::{SCATTER, Tie, fdf_claim, routes};
 use crate::error::Result;
 use crate::heuristics::Method;
 use crate::spec::{Instance, Schedule};
 
 /// The FDF scattering-schedule of `inst`, equidistant destinations ordered by `tie`.
 pub fn farthest_destination_first(inst: &Instance, tie: Tie) -> Result<Schedule> {
-    require(inst, &SCATTER, METHOD.name)?;
-    dispatch(inst, &order_by_depth(&Tree::of(inst)?, Depths::Farthest, tie))
+    let routes = routes(inst, &SCATTER, METHOD.name)?;
+    dispatch(inst, &routes.order_by_depth(&routes.nonnull(), Depths::Farthest, tie))
 }
 
 /// Registry entry: ties by the smaller node first.

@@ -15,15 +15,22 @@
 //! | `transmission-certification` | [`transmission_certification`](mod@transmission_certification) | gather (distributed, tree) | token, certificates (SG-17 formula), orders (Fig. 4 rule), gap-free stream | ≤ 2B + C + M, violated | SG-16 … SG-22 |
 //! | `transmission-certification-exact` | [`transmission_certification`](mod@transmission_certification) | gather (distributed, tree) | the same with the segment optimum for the lags (Remark 5) | ≤ the formula's length | SG-17, SG-18 |
 //!
-//! For the multi-port extension of §4, [`tree_cover`] finds the edge-disjoint trees rooted at
-//! P_0 that Fig. 5 draws (SG-25).
+//! | `parallel-fdf` | [`parallel_transmission`](mod@parallel_transmission) | scatter (multi-port) | one FDF stream down every arc of P_0, all at once (§4) | optimal for its routes: max over P_0's arcs of FDF | SG-4, SG-25 |
+//! | `reversed-parallel-fdf` | [`parallel_transmission`](mod@parallel_transmission) | gather (centralized, multi-port) | `parallel-fdf` run backwards in time | the same | SG-4, SG-25 |
+//!
+//! Off a tree, scatter and gather take the instance's `routes`; the scattering-schedules apply
+//! when the routes form trees hanging from P_0 ([`Routes`]). For the multi-port extension of §4,
+//! [`tree_cover`] finds the edge-disjoint trees rooted at P_0 that Fig. 5 draws (SG-25) and
+//! turns them into routes.
 //!
 //! Every scatter is a *scattering-schedule* σ, a dispatch order expanded back to back by
-//! [`scattering_schedule::dispatch`] (paper 001 (1)); the orders differ only by how they sort
+//! [`scattering_schedule::dispatch`] (paper 001 (1)), or one such stream per arc of P_0
+//! ([`scattering_schedule::dispatch_streams`]); the orders differ only by how they sort
 //! depths and break ties ([`Tie`]). The fixed child order of §3.2 is increasing node id.
 
 pub mod farthest_destination_first;
 pub mod nearest_first;
+pub mod parallel_transmission;
 pub mod reversed_fdf;
 pub mod scattering_schedule;
 pub mod shoulder_tap;
@@ -32,8 +39,9 @@ pub mod tree_cover;
 
 pub use farthest_destination_first::farthest_destination_first;
 pub use nearest_first::nearest_first;
+pub use parallel_transmission::{parallel_fdf, reversed_parallel_fdf};
 pub use reversed_fdf::{reversed_fdf, time_reversal};
-pub use scattering_schedule::{Tie, dispatch};
+pub use scattering_schedule::{Routes, Tie, dispatch, dispatch_streams};
 pub use shoulder_tap::{Variant, shoulder_tap};
 pub use transmission_certification::{Lag, Orders, transmission_certification};
 
@@ -50,6 +58,8 @@ pub static METHODS: &[Method] = &[
     farthest_destination_first::METHOD,
     nearest_first::METHOD,
     reversed_fdf::METHOD,
+    parallel_transmission::METHOD,
+    parallel_transmission::METHOD_GATHER,
     shoulder_tap::METHOD,
     shoulder_tap::METHOD_PRINTED,
     transmission_certification::METHOD,
@@ -140,13 +150,13 @@ const fn on_trees(
     }
 }
 
-/// A scatter (the gather mode does not matter: a scatter has no control messages).
-const SCATTER: Applicability = on_trees(&[ProblemKind::Scatter], &ANY_GATHER_MODE, None, "");
-/// A gather checked centralized: any starts.
-const CENTRALIZED_GATHER: Applicability = on_trees(
+/// A scatter (the gather mode does not matter: a scatter has no control messages) whose routes
+/// are trees hanging from P_0.
+const SCATTER: Applicability = on_routes(&[ProblemKind::Scatter], &ANY_GATHER_MODE, "");
+/// A gather checked centralized (any starts) whose routes are trees hanging from P_0.
+const CENTRALIZED_GATHER: Applicability = on_routes(
     &[ProblemKind::Gather],
     &CENTRALIZED,
-    None,
     "it emits no control messages, so it applies only to gathers checked `gather = \"centralized\"`",
 );
 /// A gather checked distributed: starts must follow from control messages.
@@ -172,16 +182,42 @@ fn rooted_path(inst: &Instance) -> std::result::Result<(), String> {
     Ok(())
 }
 
+/// Where a scattering-schedule applies: `problem` in `models`, on any network whose routes are
+/// trees hanging from P_0 ([`Routes`]; always so on a tree).
+const fn on_routes(
+    problem: &'static [ProblemKind],
+    models: &'static [ModelClass],
+    model_note: &'static str,
+) -> Applicability {
+    Applicability { problems: problem, models, families: &[], refine: Some(route_trees), model_note }
+}
+
+/// The routes must be trees hanging from P_0.
+fn route_trees(inst: &Instance) -> std::result::Result<(), String> {
+    Routes::of(inst).map(|_| ())
+}
+
+/// The routes of `inst`, refused as [`Error::NotApplicable`] naming `method` when the instance is
+/// outside `applicability`.
+fn routes(inst: &Instance, applicability: &Applicability, method: &str) -> Result<Routes> {
+    require(inst, applicability, method)?;
+    Routes::of(inst).map_err(|reason| Error::NotApplicable { method: method.into(), reason })
+}
+
 /// Refuses, as [`Error::NotApplicable`] naming `method`, an instance outside `applicability`.
 fn require(inst: &Instance, applicability: &Applicability, method: &str) -> Result<()> {
     applicability.check(inst).map_err(|reason| Error::NotApplicable { method: method.into(), reason })
 }
 
 /// Theorem 1 (SG-4): every farthest-destination-first order takes exactly FDF(M), the single-port
-/// optimum; reversed in time, so does the centralized gather.
+/// optimum; reversed in time, so does the centralized gather. (Multi-port, the optimum is
+/// `parallel-fdf`'s.)
 fn fdf_claim(inst: &Instance) -> Option<ClaimValue> {
-    let tree = Tree::of(inst).ok()?;
-    let value = fdf_length((1..tree.len()).map(|i| (tree.depth[i], tree.lengths[i])));
+    if !matches!(inst.model.class(), ModelClass::Bufferless { port: Port::Single, .. }) {
+        return None;
+    }
+    let routes = Routes::of(inst).ok()?;
+    let value = fdf_length(routes.nonnull().into_iter().map(|i| (routes.depth[i], routes.lengths[i])));
     Some(ClaimValue {
         claim: "SG-4".into(),
         subject: Subject::Algorithm,

@@ -6,16 +6,16 @@
 //! Theorem 1 it is never shorter than FDF (SG-4); as the exchange lemma shows (SG-5), each swap
 //! of an adjacent nearer-first pair can only help.
 
-use super::scattering_schedule::{Depths, dispatch, order_by_depth};
-use super::{SCATTER, Tie, Tree, require};
+use super::scattering_schedule::{Depths, dispatch};
+use super::{SCATTER, Tie, routes};
 use crate::error::Result;
 use crate::heuristics::Method;
 use crate::spec::{Instance, Schedule};
 
 /// The nearest-first scattering-schedule of `inst`, equidistant destinations ordered by `tie`.
 pub fn nearest_first(inst: &Instance, tie: Tie) -> Result<Schedule> {
-    require(inst, &SCATTER, METHOD.name)?;
-    dispatch(inst, &order_by_depth(&Tree::of(inst)?, Depths::Nearest, tie))
+    let routes = routes(inst, &SCATTER, METHOD.name)?;
+    dispatch(inst, &routes.order_by_depth(&routes.nonnull(), Depths::Nearest, tie))
 }
 
 /// Registry entry: ties by the smaller node first.

@@ -12,32 +12,42 @@
 //! receives, so single-port admissibility and the length T are preserved: the reversed FDF
 //! scatter is a gather of the FDF optimum's length (the bound "gather reversed FDF", SG-4).
 
-use super::scattering_schedule::{Depths, dispatch, order_by_depth};
-use super::{CENTRALIZED_GATHER, Tie, Tree, fdf_claim, require};
+use super::scattering_schedule::{Depths, dispatch};
+use super::{CENTRALIZED_GATHER, Tie, fdf_claim, routes};
 use crate::error::Result;
 use crate::heuristics::Method;
-use crate::spec::{Instance, Schedule, Start};
+use crate::spec::{Instance, Problem, Schedule, Start};
 
 /// The time reversal of a scatter `schedule` (its starts; message i goes P_0 → P_i) into a gather
-/// of `inst`'s tree (message i goes P_i → P_0), of the same length.
+/// of `inst` (message i goes P_i → P_0 along the same path), of the same length.
 pub fn time_reversal(inst: &Instance, schedule: &Schedule) -> Result<Schedule> {
-    let tree = Tree::of(inst)?;
     let Schedule::Bufferless { starts, .. } = schedule else {
         return Err(crate::error::Error::NotApplicable {
             method: "time reversal".into(),
             reason: format!("it reverses bufferless schedules, not {} ones", schedule.model_name()),
         });
     };
-    if let Some(s) = starts.iter().find(|s| s.msg == 0 || s.msg >= tree.len()) {
+    let (Problem::Scatter(lengths) | Problem::Gather(lengths)) = &inst.problem else {
+        return Err(crate::error::Error::NotApplicable {
+            method: "time reversal".into(),
+            reason: format!("it reverses scatters into gathers, and the problem is {}", inst.problem),
+        });
+    };
+    let n = lengths.len();
+    let mut depth = vec![0i64; n];
+    for m in inst.messages()? {
+        depth[m.id] = m.arcs.len() as i64;
+    }
+    if let Some(s) = starts.iter().find(|s| s.msg == 0 || s.msg >= n) {
         return Err(crate::error::InputError::new(
             "<schedule>",
             "starts",
-            format!("message {} is unknown: messages are 1..{}", s.msg, tree.len() - 1),
+            format!("message {} is unknown: messages are 1..{}", s.msg, n - 1),
         )
         .into());
     }
     // The step of a message's last event: start + L + δ − 2.
-    let last = |s: &Start| s.start + tree.lengths[s.msg] as i64 + tree.depth[s.msg] as i64 - 2;
+    let last = |s: &Start| s.start + lengths[s.msg] as i64 + depth[s.msg] - 2;
     let length = starts.iter().map(last).max().unwrap_or(0);
     let starts = starts.iter().map(|s| Start { msg: s.msg, start: length + 1 - last(s) }).collect();
     Ok(Schedule::Bufferless { starts, control: Vec::new() })
@@ -45,8 +55,8 @@ pub fn time_reversal(inst: &Instance, schedule: &Schedule) -> Result<Schedule> {
 
 /// The FDF scatter of `inst`'s lengths (ties by `tie`) run backwards: a centralized gather.
 pub fn reversed_fdf(inst: &Instance, tie: Tie) -> Result<Schedule> {
-    require(inst, &CENTRALIZED_GATHER, METHOD.name)?;
-    let scatter = dispatch(inst, &order_by_depth(&Tree::of(inst)?, Depths::Farthest, tie))?;
+    let routes = routes(inst, &CENTRALIZED_GATHER, METHOD.name)?;
+    let scatter = dispatch(inst, &routes.order_by_depth(&routes.nonnull(), Depths::Farthest, tie))?;
     time_reversal(inst, &scatter)
 }
 
