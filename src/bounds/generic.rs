@@ -102,13 +102,17 @@ pub fn release_tail(jobs: &[Job], capacity: u64) -> u64 {
 
 /// The jobs of bufferless messages on each arc and, for the single-port rule, on each node's
 /// sending and receiving side (module documentation).
-struct BufferlessJobs {
-    arcs: Vec<Vec<Job>>,
-    sends: Vec<Vec<Job>>,
-    receives: Vec<Vec<Job>>,
+pub(crate) struct BufferlessJobs {
+    /// Per arc.
+    pub arcs: Vec<Vec<Job>>,
+    /// Per node, its sending side.
+    pub sends: Vec<Vec<Job>>,
+    /// Per node, its receiving side.
+    pub receives: Vec<Vec<Job>>,
 }
 
-fn bufferless_jobs(
+/// The jobs of `messages` whose starts are at least `earliest(M)`.
+pub(crate) fn bufferless_jobs(
     network: &Network,
     messages: &[Message],
     earliest: &dyn Fn(&Message) -> u64,

@@ -176,3 +176,37 @@ fn measure_bufferless_reach() {
         println!("{:<24} {messages:>8} {:>10} {seconds:>9.2}  {text}", inst.name, encoder.variables(horizon));
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Every single-port distributed-gather bound, the wake-up ports bound included, is at most
+    /// the optimum the encoder proves with no bound to help it (random trees of 2..=8 nodes,
+    /// lengths 0..3); the encoder agrees with exhaustive search on the tiny instances.
+    #[test]
+    fn distributed_gather_bounds_are_at_most_the_optimum(
+        parents in (1usize..8).prop_flat_map(|e| proptest::collection::vec(any::<proptest::sample::Index>(), e)),
+        lengths in proptest::collection::vec(0u64..4, 7),
+    ) {
+        let parents: Vec<String> = parents.iter().enumerate().map(|(k, x)| x.index(k + 1).to_string()).collect();
+        let lengths: Vec<String> = lengths[..parents.len()].iter().map(u64::to_string).collect();
+        let inst = parse_instance(
+            &format!(
+                "problem = \"gather\"\nnetwork = \"tree:{}\"\nlengths = [{}]\n[model]\nport = \"single\"\n\
+                 gather = \"distributed\"\n",
+                parents.join(","),
+                lengths.join(", ")
+            ),
+            "<test>",
+            "tree",
+        )
+        .unwrap();
+        let optimum = match exact::solve(&inst, BackendKind::Ilp, &SolveOptions::default(), &[], None).unwrap() {
+            exact::Outcome::Optimal { checked, .. } => checked_length(&inst, checked.schedule()),
+            other => panic!("{}: {other:?}", inst.network),
+        };
+        for b in commsched::bounds::lower_bounds(&inst) {
+            prop_assert!(b.value <= optimum, "{} on {}: {} > optimum {optimum}", b.name, inst.network, b.value);
+        }
+    }
+}
