@@ -14,10 +14,11 @@
 //! multi-port rule every neighbour's tree gets a stream of its own ([`Routes::branches`],
 //! [`dispatch_streams`]).
 
+use super::Tree;
 use crate::error::{InputError, Result};
 use crate::rng::splitmix64;
 use crate::spec::io::scatter_order_starts;
-use crate::spec::{Instance, Model, Node, Port, Problem, Schedule};
+use crate::spec::{Family, Instance, Model, Node, Port, Problem, Schedule};
 use std::collections::HashMap;
 
 /// How messages to equidistant nodes are ordered (Theorem 1, Claim 2: it does not matter for
@@ -74,10 +75,26 @@ impl Routes {
         let (Problem::Scatter(lengths) | Problem::Gather(lengths)) = &inst.problem else {
             return Err(format!("it scatters or gathers, and the problem is {}", inst.problem));
         };
-        let messages = inst.messages().map_err(|e| e.to_string())?;
-        let single = matches!(inst.model, Model::Bufferless { port: Port::Single, .. });
         let n = lengths.len();
         let (mut depth, mut branch) = (vec![0; n], vec![None; n]);
+        if matches!(inst.network.family(), Family::Tree(_) | Family::Path(_)) {
+            // A tree's paths are its own: no check, and no path to resolve.
+            let tree = Tree::of(inst).map_err(|e| e.to_string())?;
+            let mut below: Vec<Option<Node>> = vec![None; n];
+            for v in tree.top_down() {
+                below[v] = match tree.parent[v] {
+                    Some(0) => Some(v),
+                    Some(p) => below[p],
+                    None => None,
+                };
+                if lengths[v] > 0 {
+                    (depth[v], branch[v]) = (tree.depth[v], below[v]);
+                }
+            }
+            return Ok(Self { lengths: lengths.clone(), depth, branch });
+        }
+        let messages = inst.messages().map_err(|e| e.to_string())?;
+        let single = matches!(inst.model, Model::Bufferless { port: Port::Single, .. });
         // The branch of every arc used (oriented away from P_0), and the node every node is
         // entered from per branch (one branch for all under the single-port rule).
         let mut arc_branch: HashMap<(Node, Node), Node> = HashMap::new();
