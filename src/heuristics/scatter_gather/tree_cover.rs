@@ -13,7 +13,6 @@
 //! * [`covering_trees`]: one tree per edge of P_0, grown breadth-first, the smallest first, so
 //!   that every other node joins exactly one tree over an edge no tree uses: edge-disjoint trees
 //!   that span jointly, as Fig. 5 draws the mesh.
-//!
 //! * [`bfs_tree`]: one breadth-first spanning tree, the tree §1.2 ("Porting to General
 //!   Networks") advises for scattering, so that every message takes a shortest path.
 //!
