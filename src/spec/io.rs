@@ -113,13 +113,15 @@ pub fn parse_instance(text: &str, file: &str, default_name: &str) -> Result<Inst
         other => return Err(err("problem", ProblemKind::parse(other).unwrap_err())),
     };
     let model = build_model(raw.model.unwrap_or_default(), &problem, file)?;
+    let problem_kind = problem.kind();
     let mut inst = Instance::routed(
         raw.name.unwrap_or_else(|| default_name.to_string()),
         network,
         problem,
         model,
         raw.ring_tie.unwrap_or_default(),
-        raw.routes,
+        // Like the other problems' keys, `routes` is ignored outside scatter and gather.
+        raw.routes.filter(|_| matches!(problem_kind, ProblemKind::Scatter | ProblemKind::Gather)),
         file,
     )?;
     inst.source = raw.source;

@@ -361,6 +361,8 @@ impl Instance {
                     );
                 }
                 if let Some(routes) = &self.routes {
+                    // seen[v] = 1 + the last route that visited v.
+                    let mut seen = vec![0usize; n];
                     for (k, route) in routes.iter().enumerate() {
                         let field = format!("routes[{k}]");
                         if let Some(&v) = route.iter().find(|&&v| v >= n) {
@@ -369,8 +371,10 @@ impl Instance {
                                 format!("node {v} is unknown: the network has nodes 0..{}", n - 1),
                             );
                         }
-                        if let Some(v) = (0..route.len()).find(|&i| route[..i].contains(&route[i])) {
-                            return err(&field, format!("path {route:?} visits node {} twice", route[v]));
+                        if let Some(&v) =
+                            route.iter().find(|&&v| std::mem::replace(&mut seen[v], k + 1) == k + 1)
+                        {
+                            return err(&field, format!("path {route:?} visits node {v} twice"));
                         }
                         let mut walk = route.clone();
                         let (src, dst) = match &self.problem {
