@@ -50,7 +50,7 @@ use crate::bounds::scatter_gather::fdf_length;
 use crate::claims::{ClaimValue, Relation, Subject};
 use crate::error::{Error, Result};
 use crate::spec::{
-    Applicability, FamilyKind, GatherMode, Instance, ModelClass, Node, Port, Problem, ProblemKind, Refinement,
+    Applicability, FamilyKind, GatherMode, Instance, ModelClass, Node, Port, Problem, ProblemKind,
 };
 
 /// The registered scatter and gather algorithms.
@@ -134,22 +134,6 @@ const CENTRALIZED: [ModelClass; 2] = bufferless(GatherMode::Centralized);
 const DISTRIBUTED: [ModelClass; 2] = bufferless(GatherMode::Distributed);
 const ANY_GATHER_MODE: [ModelClass; 4] = [CENTRALIZED[0], CENTRALIZED[1], DISTRIBUTED[0], DISTRIBUTED[1]];
 
-/// Where a paper-001 algorithm applies: `problem` on a tree (or a path), in `models`.
-const fn on_trees(
-    problem: &'static [ProblemKind],
-    models: &'static [ModelClass],
-    refine: Option<Refinement>,
-    model_note: &'static str,
-) -> Applicability {
-    Applicability {
-        problems: problem,
-        models,
-        families: &[FamilyKind::Tree, FamilyKind::Path],
-        refine,
-        model_note,
-    }
-}
-
 /// A scatter (the gather mode does not matter: a scatter has no control messages) whose routes
 /// are trees hanging from P_0.
 const SCATTER: Applicability = on_routes(&[ProblemKind::Scatter], &ANY_GATHER_MODE, "");
@@ -159,13 +143,14 @@ const CENTRALIZED_GATHER: Applicability = on_routes(
     &CENTRALIZED,
     "it emits no control messages, so it applies only to gathers checked `gather = \"centralized\"`",
 );
-/// A gather checked distributed: starts must follow from control messages.
-const DISTRIBUTED_GATHER: Applicability = on_trees(
-    &[ProblemKind::Gather],
-    &DISTRIBUTED,
-    None,
-    "it is a distributed protocol (paper 001 §3): it applies to gathers checked `gather = \"distributed\"`",
-);
+/// A gather checked distributed on a tree (or a path): starts must follow from control messages.
+const DISTRIBUTED_GATHER: Applicability = Applicability {
+    problems: &[ProblemKind::Gather],
+    models: &DISTRIBUTED,
+    families: &[FamilyKind::Tree, FamilyKind::Path],
+    refine: None,
+    model_note: "it is a distributed protocol (paper 001 §3): it applies to gathers checked `gather = \"distributed\"`",
+};
 /// A distributed gather on a path rooted at one end (Shoulder-Tap, paper 001 §3.1).
 const DISTRIBUTED_GATHER_ON_PATH: Applicability =
     Applicability { refine: Some(rooted_path), ..DISTRIBUTED_GATHER };
@@ -200,7 +185,8 @@ fn route_trees(inst: &Instance) -> std::result::Result<(), String> {
 /// The routes of `inst`, refused as [`Error::NotApplicable`] naming `method` when the instance is
 /// outside `applicability`.
 fn routes(inst: &Instance, applicability: &Applicability, method: &str) -> Result<Routes> {
-    require(inst, applicability, method)?;
+    // The refinement is `route_trees`: read the routes once, here.
+    require(inst, &Applicability { refine: None, ..*applicability }, method)?;
     Routes::of(inst).map_err(|reason| Error::NotApplicable { method: method.into(), reason })
 }
 
