@@ -1,6 +1,6 @@
 ; commsched exact model (SMT-LIB2)
 ; bufferless start times (virtual schedules), 4 messages, horizon T = 1
-; 4 variables (4 boolean), 4 constraints
+; 4 variables (4 boolean), 10 constraints
 (set-logic QF_LIA)
 (declare-const y_M0_s1 Bool)
 (declare-const y_M1_s1 Bool)
@@ -10,4 +10,10 @@
 (assert (! (= (ite y_M1_s1 1 0) 1) :named one_M1))
 (assert (! (= (ite y_M2_s1 1 0) 1) :named one_M2))
 (assert (! (= (ite y_M3_s1 1 0) 1) :named one_M3))
+(assert (! (>= (ite y_M3_s1 1 0) 1) :named busy_arc_a0_1_t1))
+(assert (! (>= (ite y_M3_s1 1 0) 1) :named busy_arc_a1_2_t1))
+(assert (! (>= (ite y_M2_s1 1 0) 1) :named busy_arc_a1_4_t1))
+(assert (! (>= (ite y_M1_s1 1 0) 1) :named busy_arc_a2_5_t1))
+(assert (! (>= (ite y_M0_s1 1 0) 1) :named busy_arc_a3_4_t1))
+(assert (! (>= (ite y_M2_s1 1 0) 1) :named busy_arc_a4_7_t1))
 (check-sat)

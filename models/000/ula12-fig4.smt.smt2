@@ -1,6 +1,6 @@
 ; commsched exact model (SMT-LIB2)
 ; bufferless start times (virtual schedules), 8 messages, horizon T = 4
-; 28 variables (28 boolean), 50 constraints
+; 28 variables (28 boolean), 58 constraints
 (set-logic QF_LIA)
 (declare-const y_M0_s1 Bool)
 (declare-const y_M0_s2 Bool)
@@ -38,6 +38,14 @@
 (assert (! (= (+ (ite y_M5_s1 1 0) (ite y_M5_s2 1 0) (ite y_M5_s3 1 0)) 1) :named one_M5))
 (assert (! (= (+ (ite y_M6_s1 1 0) (ite y_M6_s2 1 0) (ite y_M6_s3 1 0)) 1) :named one_M6))
 (assert (! (= (+ (ite y_M7_s1 1 0) (ite y_M7_s2 1 0) (ite y_M7_s3 1 0) (ite y_M7_s4 1 0)) 1) :named one_M7))
+(assert (! (>= (+ (ite y_M0_s1 1 0) (ite y_M1_s1 1 0) (ite y_M2_s1 1 0)) 1) :named busy_arc_a2_3_t1))
+(assert (! (>= (+ (ite y_M0_s1 1 0) (ite y_M0_s2 1 0) (ite y_M1_s2 1 0) (ite y_M2_s2 1 0)) 1) :named busy_arc_a2_3_t2))
+(assert (! (>= (+ (ite y_M0_s2 1 0) (ite y_M0_s3 1 0) (ite y_M1_s3 1 0) (ite y_M2_s3 1 0)) 1) :named busy_arc_a2_3_t3))
+(assert (! (>= (+ (ite y_M0_s3 1 0) (ite y_M1_s4 1 0) (ite y_M2_s4 1 0)) 1) :named busy_arc_a2_3_t4))
+(assert (! (>= (+ (ite y_M1_s1 1 0) (ite y_M2_s1 1 0) (ite y_M3_s1 1 0)) 1) :named busy_arc_a3_4_t1))
+(assert (! (>= (+ (ite y_M1_s2 1 0) (ite y_M2_s2 1 0) (ite y_M3_s1 1 0) (ite y_M3_s2 1 0)) 1) :named busy_arc_a3_4_t2))
+(assert (! (>= (+ (ite y_M1_s3 1 0) (ite y_M2_s3 1 0) (ite y_M3_s2 1 0) (ite y_M3_s3 1 0)) 1) :named busy_arc_a3_4_t3))
+(assert (! (>= (+ (ite y_M1_s4 1 0) (ite y_M2_s4 1 0) (ite y_M3_s3 1 0)) 1) :named busy_arc_a3_4_t4))
 (assert (! (<= (+ (ite y_M0_s1 1 0) (ite y_M0_s2 1 0)) 1) :named arc_a0_1_t2))
 (assert (! (<= (+ (ite y_M0_s2 1 0) (ite y_M0_s3 1 0)) 1) :named arc_a0_1_t3))
 (assert (! (<= (+ (ite y_M0_s1 1 0) (ite y_M1_s1 1 0)) 1) :named arc_a1_2_t1))

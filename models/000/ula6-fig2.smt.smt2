@@ -1,7 +1,19 @@
 ; commsched exact model (SMT-LIB2)
 ; bufferless start times (virtual schedules), 1 messages, horizon T = 3
-; 1 variables (1 boolean), 1 constraints
+; 1 variables (1 boolean), 13 constraints
 (set-logic QF_LIA)
 (declare-const y_M0_s1 Bool)
 (assert (! (= (ite y_M0_s1 1 0) 1) :named one_M0))
+(assert (! (>= (ite y_M0_s1 1 0) 1) :named busy_arc_a1_2_t1))
+(assert (! (>= (ite y_M0_s1 1 0) 1) :named busy_arc_a1_2_t2))
+(assert (! (>= (ite y_M0_s1 1 0) 1) :named busy_arc_a1_2_t3))
+(assert (! (>= (ite y_M0_s1 1 0) 1) :named busy_arc_a2_3_t1))
+(assert (! (>= (ite y_M0_s1 1 0) 1) :named busy_arc_a2_3_t2))
+(assert (! (>= (ite y_M0_s1 1 0) 1) :named busy_arc_a2_3_t3))
+(assert (! (>= (ite y_M0_s1 1 0) 1) :named busy_arc_a3_4_t1))
+(assert (! (>= (ite y_M0_s1 1 0) 1) :named busy_arc_a3_4_t2))
+(assert (! (>= (ite y_M0_s1 1 0) 1) :named busy_arc_a3_4_t3))
+(assert (! (>= (ite y_M0_s1 1 0) 1) :named busy_arc_a4_5_t1))
+(assert (! (>= (ite y_M0_s1 1 0) 1) :named busy_arc_a4_5_t2))
+(assert (! (>= (ite y_M0_s1 1 0) 1) :named busy_arc_a4_5_t3))
 (check-sat)

@@ -1,6 +1,6 @@
 ; commsched exact model (SMT-LIB2)
 ; bufferless start times (real schedules), 15 messages, horizon T = 13
-; 129 variables (129 boolean), 189 constraints
+; 129 variables (129 boolean), 202 constraints
 (set-logic QF_LIA)
 (declare-const y_M1_s1 Bool)
 (declare-const y_M1_s2 Bool)
@@ -146,6 +146,19 @@
 (assert (! (= (+ (ite y_M13_s1 1 0) (ite y_M13_s2 1 0) (ite y_M13_s3 1 0) (ite y_M13_s4 1 0) (ite y_M13_s5 1 0) (ite y_M13_s6 1 0) (ite y_M13_s7 1 0) (ite y_M13_s8 1 0) (ite y_M13_s9 1 0) (ite y_M13_s10 1 0) (ite y_M13_s11 1 0)) 1) :named one_M13))
 (assert (! (= (+ (ite y_M14_s1 1 0) (ite y_M14_s2 1 0) (ite y_M14_s3 1 0) (ite y_M14_s4 1 0) (ite y_M14_s5 1 0) (ite y_M14_s6 1 0) (ite y_M14_s7 1 0) (ite y_M14_s8 1 0) (ite y_M14_s9 1 0)) 1) :named one_M14))
 (assert (! (= (+ (ite y_M15_s1 1 0) (ite y_M15_s2 1 0) (ite y_M15_s3 1 0) (ite y_M15_s4 1 0) (ite y_M15_s5 1 0) (ite y_M15_s6 1 0)) 1) :named one_M15))
+(assert (! (>= (ite y_M4_s1 1 0) 1) :named busy_arc_a4_0_t1))
+(assert (! (>= (+ (ite y_M4_s1 1 0) (ite y_M4_s2 1 0) (ite y_M5_s1 1 0)) 1) :named busy_arc_a4_0_t2))
+(assert (! (>= (+ (ite y_M4_s2 1 0) (ite y_M4_s3 1 0) (ite y_M5_s1 1 0) (ite y_M5_s2 1 0) (ite y_M6_s1 1 0)) 1) :named busy_arc_a4_0_t3))
+(assert (! (>= (+ (ite y_M4_s3 1 0) (ite y_M4_s4 1 0) (ite y_M5_s1 1 0) (ite y_M5_s2 1 0) (ite y_M5_s3 1 0) (ite y_M6_s2 1 0)) 1) :named busy_arc_a4_0_t4))
+(assert (! (>= (+ (ite y_M3_s1 1 0) (ite y_M4_s4 1 0) (ite y_M4_s5 1 0) (ite y_M5_s2 1 0) (ite y_M5_s3 1 0) (ite y_M5_s4 1 0) (ite y_M6_s3 1 0)) 1) :named busy_arc_a4_0_t5))
+(assert (! (>= (+ (ite y_M3_s2 1 0) (ite y_M4_s5 1 0) (ite y_M4_s6 1 0) (ite y_M5_s3 1 0) (ite y_M5_s4 1 0) (ite y_M5_s5 1 0) (ite y_M6_s4 1 0)) 1) :named busy_arc_a4_0_t6))
+(assert (! (>= (+ (ite y_M3_s3 1 0) (ite y_M4_s6 1 0) (ite y_M4_s7 1 0) (ite y_M5_s4 1 0) (ite y_M5_s5 1 0) (ite y_M5_s6 1 0) (ite y_M6_s5 1 0) (ite y_M11_s1 1 0)) 1) :named busy_arc_a4_0_t7))
+(assert (! (>= (+ (ite y_M3_s4 1 0) (ite y_M4_s7 1 0) (ite y_M4_s8 1 0) (ite y_M5_s5 1 0) (ite y_M5_s6 1 0) (ite y_M5_s7 1 0) (ite y_M6_s6 1 0) (ite y_M11_s1 1 0) (ite y_M11_s2 1 0) (ite y_M15_s1 1 0)) 1) :named busy_arc_a4_0_t8))
+(assert (! (>= (+ (ite y_M3_s5 1 0) (ite y_M4_s8 1 0) (ite y_M4_s9 1 0) (ite y_M5_s6 1 0) (ite y_M5_s7 1 0) (ite y_M5_s8 1 0) (ite y_M6_s7 1 0) (ite y_M11_s1 1 0) (ite y_M11_s2 1 0) (ite y_M11_s3 1 0) (ite y_M15_s2 1 0)) 1) :named busy_arc_a4_0_t9))
+(assert (! (>= (+ (ite y_M3_s6 1 0) (ite y_M4_s9 1 0) (ite y_M4_s10 1 0) (ite y_M5_s7 1 0) (ite y_M5_s8 1 0) (ite y_M5_s9 1 0) (ite y_M6_s8 1 0) (ite y_M10_s1 1 0) (ite y_M11_s2 1 0) (ite y_M11_s3 1 0) (ite y_M11_s4 1 0) (ite y_M15_s3 1 0)) 1) :named busy_arc_a4_0_t10))
+(assert (! (>= (+ (ite y_M3_s7 1 0) (ite y_M4_s10 1 0) (ite y_M4_s11 1 0) (ite y_M5_s8 1 0) (ite y_M5_s9 1 0) (ite y_M5_s10 1 0) (ite y_M6_s9 1 0) (ite y_M10_s1 1 0) (ite y_M10_s2 1 0) (ite y_M11_s3 1 0) (ite y_M11_s4 1 0) (ite y_M11_s5 1 0) (ite y_M15_s4 1 0)) 1) :named busy_arc_a4_0_t11))
+(assert (! (>= (+ (ite y_M3_s8 1 0) (ite y_M4_s11 1 0) (ite y_M4_s12 1 0) (ite y_M5_s9 1 0) (ite y_M5_s10 1 0) (ite y_M6_s10 1 0) (ite y_M10_s2 1 0) (ite y_M10_s3 1 0) (ite y_M11_s4 1 0) (ite y_M11_s5 1 0) (ite y_M15_s5 1 0)) 1) :named busy_arc_a4_0_t12))
+(assert (! (>= (+ (ite y_M3_s9 1 0) (ite y_M4_s12 1 0) (ite y_M5_s10 1 0) (ite y_M6_s11 1 0) (ite y_M10_s3 1 0) (ite y_M11_s5 1 0) (ite y_M15_s6 1 0)) 1) :named busy_arc_a4_0_t13))
 (assert (! (<= (+ (ite y_M1_s1 1 0) (ite y_M1_s2 1 0)) 1) :named arc_a1_0_t2))
 (assert (! (<= (+ (ite y_M1_s2 1 0) (ite y_M1_s3 1 0)) 1) :named arc_a1_0_t3))
 (assert (! (<= (+ (ite y_M1_s3 1 0) (ite y_M1_s4 1 0)) 1) :named arc_a1_0_t4))
