@@ -37,10 +37,103 @@
 //! and, with the registered `path-gossip`, g(path(n)) = n + ⌊n/2⌋ − 1 under H\*, p = 1; the
 //! previous best bound was n (the end links' n tokens). Under F\* the two directions are
 //! separate and the bound is the diameter n − 1, also optimal.
+//!
+//! ## Dimension-ordered schedules (ours): why Theorem 1 stops n/2 above Lemma 1
+//!
+//! This is a bound on a *class* of schedules, not on the problem, and no certificate uses it.
+//! On an r×c mesh (r, c ≥ 2; H\* or H1, p = 1) call token τ of node (k, l) **row-first** when
+//! every other node of row k first receives τ over a horizontal link and every node outside
+//! row k over a vertical link (τ spreads along its row, then down and up every column), and
+//! **column-first** symmetrically; a schedule is *dimension-ordered* when every token is one
+//! of the two ([`dimension_orders`] reads this off a schedule). Paper 003's two-phase and
+//! combined algorithms are: Phase 1 spreads even tokens along rows and odd ones along columns,
+//! Phase 2 spreads every line's collected tokens along the crossing lines.
+//!
+//! Let a_i be the row-first tokens of row i, a = Σ a_i, b_j the column-first tokens of column j,
+//! b = Σ b_j (a + b = rc). Every node of row i other than the entry point of a token it
+//! receives along the row gets it over a horizontal link from a neighbour that had it
+//! strictly earlier; following those neighbours, the token crosses each link {j, j + 1} of
+//! row i away from its entry point, and the row's far end gets it at least
+//! min(j, c − 2 − j) steps after that crossing. The tokens row i carries this way are its own
+//! row-first ones and every column-first token: a_i + b distinct tokens over the middle link
+//! j = ⌊(c − 2)/2⌋, one per step, so T ≥ a_i + b + ⌊(c − 2)/2⌋, and likewise
+//! T ≥ b_j + a + ⌊(r − 2)/2⌋ from column j. With max a_i ≥ ⌈a/r⌉ and max b_j ≥ ⌈b/c⌉:
+//!
+//! ```text
+//! T ≥ min over a = 0..rc of max(⌈a/r⌉ + rc − a + ⌊(c − 2)/2⌋, ⌈(rc − a)/c⌉ + a + ⌊(r − 2)/2⌋)
+//! ```
+//!
+//! ([`dimension_ordered`]). On the n×n mesh this is Theorem 1's n²/2 + n − 1 (even n) and
+//! n²/2 + n − 1/2 (odd n) for every n the tests sweep (2..=30): the combined algorithm is
+//! optimal among dimension-ordered schedules, and Lemma 1's n(n + 1)/2, which the certified
+//! witnesses for n = 6, 7, 8 meet, needs tokens whose first receipts change dimension more
+//! than once.
 
 use super::Bound;
 use super::generic::{Job, release_tail};
-use crate::spec::{Family, Instance, Model, PortRule, Problem};
+use crate::spec::{Family, Instance, Model, PortRule, Problem, Schedule};
+
+/// The line a token of a dimension-ordered schedule spreads along first (module documentation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DimensionOrder {
+    /// Along its row, then along every column.
+    RowFirst,
+    /// Along its column, then along every row.
+    ColumnFirst,
+}
+
+/// The least length of a dimension-ordered gossip schedule on the r×c mesh under H\* or H1
+/// with p = 1 (r, c ≥ 2; module documentation). A bound on that class only, not on gossip.
+pub fn dimension_ordered(r: u64, c: u64) -> u64 {
+    let (row_tail, column_tail) = ((c.max(2) - 2) / 2, (r.max(2) - 2) / 2);
+    (0..=r * c)
+        .map(|a| (a.div_ceil(r) + r * c - a + row_tail).max((r * c - a).div_ceil(c) + a + column_tail))
+        .min()
+        .unwrap_or(0)
+}
+
+/// Per token (origin node, row-major on the r×c mesh) of a store-and-forward gossip schedule:
+/// the dimension order its first receipts follow, `None` when neither (module documentation).
+/// A token some node never receives follows neither; a token both orders describe is row-first.
+/// Other schedule shapes give no tokens.
+pub fn dimension_orders(r: usize, c: usize, schedule: &Schedule) -> Vec<Option<DimensionOrder>> {
+    let Schedule::StoreForward(steps) = schedule else { return Vec::new() };
+    let n = r * c;
+    // first[τ][v]: (step, over a horizontal link, over a vertical link) of v's first receipts of τ.
+    let mut first: Vec<Vec<Option<(usize, bool, bool)>>> = vec![vec![None; n]; n];
+    for (t, step) in steps.iter().enumerate() {
+        for tr in step {
+            let horizontal = tr.from / c == tr.to / c;
+            for &tau in tr.tokens.iter().filter(|&&tau| tau < n && tr.to < n) {
+                match &mut first[tau][tr.to] {
+                    slot @ None => *slot = Some((t, horizontal, !horizontal)),
+                    Some((s, h, v)) if *s == t => {
+                        *h |= horizontal;
+                        *v |= !horizontal;
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+    }
+    (0..n)
+        .map(|tau| {
+            let follows = |along_row: bool| {
+                (0..n).filter(|&v| v != tau).all(|v| {
+                    let on_line = if along_row { v / c == tau / c } else { v % c == tau % c };
+                    first[tau][v].is_some_and(|(_, h, vert)| if on_line == along_row { h } else { vert })
+                })
+            };
+            if follows(true) {
+                Some(DimensionOrder::RowFirst)
+            } else if follows(false) {
+                Some(DimensionOrder::ColumnFirst)
+            } else {
+                None
+            }
+        })
+        .collect()
+}
 
 /// GOS-1: g(n×n mesh) ≥ n²(n²−1) / (2n(n−1)) = n(n+1)/2 for n > 1 (0 for n = 1).
 pub fn mesh(n: u64) -> u64 {
