@@ -1,4 +1,4 @@
-//! Paper 004 (seed `004_d5b71cb5fff24442.txt`), total exchange on linear arrays and rings:
+//! Paper 004 (Dimakopoulos, Dimopoulos), total exchange on linear arrays and rings:
 //! every algorithm's schedule goes through `checker::check` (F*, move) and every lemma is read
 //! back from the CHECKED schedule with `Trace`, never from the simulation's state.
 //!

@@ -1,6 +1,6 @@
 //! # All-clockwise rotation on an even ring (paper 004 §4.2, first paragraph)
 //!
-//! Seed `004_d5b71cb5fff24442.txt`, §4.2: "If all nodes send n/2 messages in the clockwise
+//! Paper 004, §4.2: "If all nodes send n/2 messages in the clockwise
 //! direction, then it can be shown that any node-invariant algorithm is suboptimal by an
 //! additive factor of O(n)", and §2: rotation "is optimal only for odd n". The paper gives this
 //! baseline no name; here every antipodal message goes clockwise ([`RingTie::Clockwise`]) and

@@ -1,6 +1,6 @@
 //! # Closest-first (paper 004 §4.1)
 //!
-//! Seed `004_d5b71cb5fff24442.txt`, §4.1, paragraph after Theorem 2: "the simple furthest-first
+//! Paper 004, §4.1, paragraph after Theorem 2: "the simple furthest-first
 //! and closest-first types of scheduling with any consistent (across the ring) tie-breaking
 //! protocol" are node-invariant (TE-17), hence optimal on odd rings, (n²−1)/8 (Theorem 2,
 //! TE-14 … TE-16).

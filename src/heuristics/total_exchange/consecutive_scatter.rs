@@ -1,6 +1,6 @@
 //! # n consecutive scatterings (paper 004 §2, after Bertsekas & Tsitsiklis \[2\])
 //!
-//! Seed `004_d5b71cb5fff24442.txt`, §2: "a simple total exchange algorithm was suggested in \[2\]
+//! Paper 004, §2: "a simple total exchange algorithm was suggested in \[2\]
 //! consisting of n consecutive scatterings. An optimal scattering from node i can be completed
 //! in max{i − 1, n − i} steps" (TE-3); the whole takes Σ_i max{i−1, n−i} = 3T_opt − ⌊n/2⌋
 //! steps, "about three times slower than the optimum" (TE-4).

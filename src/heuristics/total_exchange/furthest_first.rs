@@ -1,6 +1,6 @@
 //! # Furthest-first (paper 004 §3 and §4.1)
 //!
-//! Seed `004_d5b71cb5fff24442.txt`, §3: "if node i has any messages in its queue, it selects the
+//! Paper 004, §3: "if node i has any messages in its queue, it selects the
 //! message that has to travel the largest distance and sends it"; ties broken in favour of the
 //! message that has already travelled furthest (smallest source, Lemma 1).
 //!

@@ -1,6 +1,6 @@
 //! # Half-duplex split (paper 004 §2)
 //!
-//! Seed `004_d5b71cb5fff24442.txt`, §2: "the algorithms can be easily transformed for the case
+//! Paper 004, §2: "the algorithms can be easily transformed for the case
 //! of half-duplex links with a slowdown factor of two" (TE-23, A4-6). Step t of an F\* schedule
 //! becomes step 2t − 1, holding its rightward (clockwise) transmissions, and step 2t, holding the
 //! rest. Each link then carries one packet per step in one direction (H\*). On a linear array

@@ -1,6 +1,6 @@
 //! # Message-shift (paper 004 §4.1, after Saad & Schultz \[9\])
 //!
-//! Seed `004_d5b71cb5fff24442.txt`, §4.1: "the *message-shift* algorithm where at every node
+//! Paper 004, §4.1: "the *message-shift* algorithm where at every node
 //! messages join and leave the queue in a FIFO manner. In effect this algorithm rotates the
 //! messages around the ring". FIFO is node-invariant for any rotation-consistent initial order
 //! (TE-17), hence optimal on odd rings, (n²−1)/8 (Theorem 2, TE-14 … TE-16). The paper leaves the

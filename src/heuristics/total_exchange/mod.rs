@@ -1,6 +1,6 @@
 //! # Total exchange on linear arrays and rings (paper 004)
 //!
-//! Seed `004_d5b71cb5fff24442.txt`: Dimakopoulos & Dimopoulos, "Optimal Total Exchange in
+//! Paper 004: Dimakopoulos & Dimopoulos, "Optimal Total Exchange in
 //! Linear Arrays and Rings". Model F\*, move mode (SPEC §4.2); the token of m_src(dst) is
 //! `src * n + dst`; paper linear-array label ℓ is SPEC node ℓ − 1.
 //!

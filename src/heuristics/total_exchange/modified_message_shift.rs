@@ -1,6 +1,6 @@
 //! # Modified message-shift (paper 004 §4.2, Theorem 3)
 //!
-//! Seed `004_d5b71cb5fff24442.txt`, §4.2. On an even ring:
+//! Paper 004, §4.2. On an even ring:
 //!
 //! * routing is the alternating split: the antipodal message m_i(i⊕n/2) goes clockwise when i
 //!   is even and counter-clockwise when i is odd ([`RingTie::Alternating`]), so even nodes send

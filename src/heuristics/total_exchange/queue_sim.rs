@@ -1,8 +1,7 @@
 //! # Per-direction queue simulation (paper 004 §3, §4)
 //!
-//! The one mechanism behind every total-exchange algorithm of seed
-//! `004_d5b71cb5fff24442.txt` (Dimakopoulos & Dimopoulos, "Optimal Total Exchange in Linear
-//! Arrays and Rings").
+//! The one mechanism behind every total-exchange algorithm of paper 004 (Dimakopoulos &
+//! Dimopoulos, "Optimal Total Exchange in Linear Arrays and Rings").
 //!
 //! * Traffic splits into two [`Lane`]s: rightward and leftward on the linear array, clockwise and
 //!   counter-clockwise on the ring. They use opposite arcs, so they "do not interfere" (§3, §4)

@@ -1,6 +1,6 @@
 //! # Reading a schedule back: departure times and queues (paper 004 §3, §4)
 //!
-//! The lemmas of seed `004_d5b71cb5fff24442.txt` speak of t^{(j)}(m), the step in which
+//! The lemmas of paper 004 speak of t^{(j)}(m), the step in which
 //! message m leaves node j (Lemma 1, (5), TE-6 … TE-12), and of the queues Q_i(t) after step t
 //! (Lemma 3, TE-15; §4.2, TE-20). [`Trace`] recovers both from an emitted store-and-forward
 //! schedule, not from a producer's internal state, so the lemmas are checked on what the
