@@ -1,6 +1,6 @@
 ; commsched exact model (SMT-LIB2)
 ; broadcast on fat-tree:4 under fat-tree, pipelined, horizon T = 6
-; 30 variables (30 boolean), 37 constraints
+; 30 variables (30 boolean), 40 constraints
 (set-logic QF_LIA)
 (declare-const h_v1_t1 Bool)
 (declare-const h_v1_t2 Bool)
@@ -69,4 +69,7 @@
 (assert (! (<= (+ (ite x_0_2_t2 1 0) (ite x_0_3_t2 1 0) (ite x_1_2_t2 1 0) (ite x_1_3_t2 1 0)) 2) :named cap_down_1_1_t4))
 (assert (! (<= (+ (ite x_0_2_t3 1 0) (ite x_0_3_t3 1 0) (ite x_1_2_t3 1 0) (ite x_1_3_t3 1 0)) 2) :named cap_down_1_1_t5))
 (assert (! (= (+ (ite x_0_1_t1 1 0) (ite x_0_1_t2 1 0) (ite x_0_1_t3 1 0) (ite x_0_1_t4 1 0) (ite x_0_1_t5 1 0) (ite x_0_2_t1 1 0) (ite x_0_2_t2 1 0) (ite x_0_2_t3 1 0) (ite x_0_3_t1 1 0) (ite x_0_3_t2 1 0) (ite x_0_3_t3 1 0) (ite x_1_2_t2 1 0) (ite x_1_2_t3 1 0) (ite x_1_3_t2 1 0) (ite x_1_3_t3 1 0) (ite x_2_3_t4 1 0) (ite x_2_3_t5 1 0) (ite x_3_2_t4 1 0) (ite x_3_2_t5 1 0)) 3) :named count))
+(assert (! (<= (+ (* (- 1) (ite h_v2_t3 1 0)) (ite h_v3_t3 1 0)) 0) :named left_first_v3_t3))
+(assert (! (<= (+ (* (- 1) (ite h_v2_t4 1 0)) (ite h_v3_t4 1 0)) 0) :named left_first_v3_t4))
+(assert (! (<= (+ (* (- 1) (ite h_v2_t5 1 0)) (ite h_v3_t5 1 0)) 0) :named left_first_v3_t5))
 (check-sat)
