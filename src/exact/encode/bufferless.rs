@@ -2,11 +2,11 @@
 //!
 //! Paper 000 (chatting, §2 (2.1)–(2.4); virtual schedules §3 (3.1)–(3.5): S_opt, CHAT-14) and
 //! paper 001 (scatter and centralized gather, §1.2A single-port and §4 multi-port along the
-//! instance's routes; SG-4 is the single-port scatter optimum this encoding certifies). A message M with designated path e_0..e_{d−1} and length ℓ is scheduled
-//! by one integer, its start: flit h crosses e_k in step s(M) + h + k (a virtual schedule
-//! occupies every arc of the path in steps v(M)..v(M) + ℓ − 1). One mechanism serves the three
-//! registry entries: real chatting schedules, virtual chatting schedules, scatter and centralized
-//! gather.
+//! instance's routes; SG-4 is the single-port scatter optimum this encoding certifies). A
+//! message M with designated path e_0..e_{d−1} and length ℓ is scheduled by one integer, its
+//! start: flit h crosses e_k in step s(M) + h + k (a virtual schedule occupies every arc of the
+//! path in steps v(M)..v(M) + ℓ − 1). One mechanism serves the three registry entries: real
+//! chatting schedules, virtual chatting schedules, scatter and centralized gather.
 //!
 //! ## Formulation for a horizon T
 //!
@@ -27,8 +27,9 @@
 //!   that step ≥ 1. This follows from the windows and the capacity rows alone, so it removes no
 //!   assignment; it states at once what a solver would otherwise find by counting. When the
 //!   horizon meets a resource's release/tail bound (a gather at ΣL plus the root's first
-//!   possible receipt, say), that resource is such a window, and stating it cut the proof that the 12-node distributed gather `tree:0,1,0,3,1,1,1,6,5,2,4`
-//!   needs 23 steps from 47 s to 1.8 s (z3).
+//!   possible receipt, say), that resource is such a window. Stating it cut the proof that the
+//!   12-node distributed gather `tree:0,1,0,3,1,1,1,6,5,2,4` needs 23 steps from 47 s to 1.8 s
+//!   (z3).
 //!
 //! Rows with a single term are left out (a boolean is ≤ 1 anyway). Every start is ≥ 1 and every
 //! event lies in 1..=T, so a decoded real schedule has length (its last step, §1.2) ≤ T and a
