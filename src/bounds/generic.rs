@@ -70,6 +70,18 @@ pub struct Job {
 /// with release ≥ r and tail ≥ q (module documentation). 0 without jobs or work.
 pub fn release_tail(jobs: &[Job], capacity: u64) -> u64 {
     let capacity = capacity.max(1);
+    groups(jobs).map(|(r, q, w)| r + w.div_ceil(capacity) - 1 + q).max().unwrap_or(0)
+}
+
+/// The windows of steps [r, T − q] that the jobs with release ≥ r and tail ≥ q fill on a
+/// resource of capacity 1 in any schedule of length ≤ `horizon` T: those whose release/tail
+/// value r + W(r, q) − 1 + q reaches T, so W(r, q) ≥ T − q − r + 1 units need every step.
+pub fn full_windows(jobs: &[Job], horizon: u64) -> Vec<(u64, u64)> {
+    groups(jobs).filter(|&(r, q, w)| r + w - 1 + q >= horizon).map(|(r, q, _)| (r, horizon - q)).collect()
+}
+
+/// Every (r, q, W(r, q)) with W > 0 over the distinct releases r and tails q of the jobs.
+fn groups(jobs: &[Job]) -> impl Iterator<Item = (u64, u64, u64)> {
     let mut releases: Vec<u64> = jobs.iter().filter(|j| j.work > 0).map(|j| j.release).collect();
     let mut tails: Vec<u64> = jobs.iter().filter(|j| j.work > 0).map(|j| j.tail).collect();
     releases.sort_unstable();
@@ -84,17 +96,18 @@ pub fn release_tail(jobs: &[Job], capacity: u64) -> u64 {
         let qi = tails.binary_search(&j.tail).unwrap_or_default();
         work[ri][qi] += j.work;
     }
-    let mut best = 0;
     for ri in (0..nr).rev() {
         for qi in (0..nq).rev() {
             work[ri][qi] += work[ri + 1][qi] + work[ri][qi + 1] - work[ri + 1][qi + 1];
-            let w = work[ri][qi];
-            if w > 0 {
-                best = best.max(releases[ri] + w.div_ceil(capacity) - 1 + tails[qi]);
-            }
         }
     }
-    best
+    let mut out = Vec::new();
+    for (ri, &r) in releases.iter().enumerate() {
+        for (qi, &q) in tails.iter().enumerate().filter(|&(qi, _)| work[ri][qi] > 0) {
+            out.push((r, q, work[ri][qi]));
+        }
+    }
+    out.into_iter()
 }
 
 // ---------------------------------------------------------------------------------------------

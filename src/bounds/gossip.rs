@@ -118,10 +118,12 @@ pub fn dimension_orders(r: usize, c: usize, schedule: &Schedule) -> Vec<Option<D
     }
     (0..n)
         .map(|tau| {
+            // Row-first: the origin's row over horizontal links, every other node over vertical
+            // ones; column-first: the origin's column over vertical links, the rest horizontal.
             let follows = |along_row: bool| {
                 (0..n).filter(|&v| v != tau).all(|v| {
-                    let on_line = if along_row { v / c == tau / c } else { v % c == tau % c };
-                    first[tau][v].is_some_and(|(_, h, vert)| if on_line == along_row { h } else { vert })
+                    let horizontal = if along_row { v / c == tau / c } else { v % c != tau % c };
+                    first[tau][v].is_some_and(|(_, h, vert)| if horizontal { h } else { vert })
                 })
             };
             if follows(true) {

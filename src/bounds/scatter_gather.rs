@@ -43,7 +43,7 @@
 //!   too. Node u sends the first control flit into each child's subtree (it is the only way in)
 //!   in a step ≥ δ(u) + 1, and the subtree's data crosses back afterwards, so the schedule lasts
 //!   δ(child) more steps if the subtree holds data; u receives its own first wake-up in a step
-//!   ≥ δ(u), δ(u) more steps if its subtree holds data. With these unit jobs beside the data, the
+//!   ≥ δ(u), δ(u) more steps if its own message has flits. With these unit jobs beside the data, the
 //!   release/tail bound of each port (`wake_up_ports`) meets the optimum on 3 of the 10 seeded
 //!   12-node trees of `bench --tree-draws` where (5) stays below it (31, 24 and 29; no solver had
 //!   settled the last in 120 s).
@@ -117,7 +117,8 @@ pub fn wake_up_time(network: &Network, single_port: bool) -> u64 {
 /// and δ(u) more arcs after that, so the schedule lasts ≥ t + δ(child) if the subtree holds data.
 /// These first flits, one per child, are distinct sends of u, and distinct from the data flits it
 /// forwards (one flit per step). Likewise node u receives its own first wake-up in a step t ≥ δ(u)
-/// and, if its subtree holds data, the schedule lasts ≥ t + δ(u). Each is a job of work 1 on u's
+/// and, if its own message has flits (it starts after t; data from below may pass an unwoken
+/// relay), the schedule lasts ≥ t + δ(u). Each is a job of work 1 on u's
 /// sending or receiving side, with that release and tail.
 fn wake_up_ports(
     net: &Network,
@@ -128,10 +129,11 @@ fn wake_up_ports(
 ) -> u64 {
     let mut jobs = generic::bufferless_jobs(net, messages, earliest);
     let n = net.len();
-    let mut holds_data = vec![false; n];
-    for m in messages {
-        holds_data[m.src] = true;
+    let mut own_data = vec![false; n];
+    for m in messages.iter().filter(|m| m.len > 0) {
+        own_data[m.src] = true;
     }
+    let mut holds_data = own_data.clone();
     let mut bottom_up: Vec<Node> = (0..n).collect();
     bottom_up.sort_unstable_by_key(|&v| std::cmp::Reverse(depth[v]));
     for v in bottom_up {
@@ -143,7 +145,8 @@ fn wake_up_ports(
             jobs.sends[u].push(Job { release: depth[u] + 1, work: 1, tail: tail(v) });
         }
         if u != 0 {
-            jobs.receives[u].push(Job { release: depth[u], work: 1, tail: tail(u) });
+            let own = if own_data[u] { depth[u] } else { 0 };
+            jobs.receives[u].push(Job { release: depth[u], work: 1, tail: own });
         }
     }
     jobs.sends.iter().chain(&jobs.receives).map(|j| generic::release_tail(j, 1)).max().unwrap_or(0)

@@ -65,6 +65,7 @@
 
 use super::time_expanded::span;
 use super::{Encoder, EncoderEntry, Encoding, Event, Shape};
+use crate::bounds::generic::{self, Job};
 use crate::exact::BackendKind;
 use crate::exact::ir::{Linear, Model, Sense, VarId};
 use crate::spec::{
@@ -316,16 +317,16 @@ impl Starts {
 
     /// The resource-steps that every assignment fills with a data flit (`busy` rows, module
     /// documentation): per resource, each message is a job whose units lie between the first
-    /// step it occupies from its first start and the last from its last start; when the jobs
-    /// inside a window [a, b] bring b − a + 1 units or more, every step of it is busy.
+    /// step it occupies from its first start and the last from its last start (tail: T minus
+    /// that step), and [`generic::full_windows`] finds the windows these jobs fill.
     fn full_windows(&self, horizon: u64, resources: usize) -> Vec<(usize, u64)> {
-        // jobs[r]: (first step, last step, units) of every message on resource r.
-        let mut jobs: Vec<Vec<(u64, u64, u64)>> = vec![Vec::new(); resources];
+        let mut jobs: Vec<Vec<Job>> = vec![Vec::new(); resources];
         for m in self.messages() {
             let (first, last) = (self.first_start(m), self.last_start(m, horizon));
             if first > last {
                 continue;
             }
+            // (resource, first step, last step, units) of the message on each resource it uses.
             let mut units: Vec<(usize, u64, u64, u64)> = Vec::new();
             for ((r, lo), (_, hi)) in
                 self.occupies(&m.arcs, m.len, first).into_iter().zip(self.occupies(&m.arcs, m.len, last))
@@ -335,28 +336,15 @@ impl Starts {
                     None => units.push((r, lo, hi, 1)),
                 }
             }
-            for (r, lo, hi, n) in units {
-                jobs[r].push((lo, hi, n));
+            for (r, lo, hi, work) in units {
+                jobs[r].push(Job { release: lo, work, tail: horizon - hi });
             }
         }
         let mut out = Vec::new();
-        for (r, jobs) in jobs.iter_mut().enumerate().filter(|(_, j)| !j.is_empty()) {
-            jobs.sort_unstable_by_key(|&(_, hi, _)| hi);
+        for (r, jobs) in jobs.iter().enumerate() {
             let mut busy = vec![false; horizon as usize + 1];
-            let mut starts: Vec<u64> = jobs.iter().map(|j| j.0).collect();
-            starts.sort_unstable();
-            starts.dedup();
-            for a in starts {
-                let mut units = 0;
-                for &(lo, b, n) in jobs.iter() {
-                    if lo < a {
-                        continue;
-                    }
-                    units += n;
-                    if units > b.saturating_sub(a) {
-                        busy[a as usize..=b as usize].iter_mut().for_each(|s| *s = true);
-                    }
-                }
+            for (a, b) in generic::full_windows(jobs, horizon) {
+                busy[a as usize..=b as usize].iter_mut().for_each(|s| *s = true);
             }
             out.extend(busy.iter().enumerate().filter(|(_, b)| **b).map(|(t, _)| (r, t as u64)));
         }
