@@ -9,6 +9,7 @@ pub mod model;
 pub mod msccl;
 pub mod network;
 pub mod problem;
+pub mod reversal;
 pub mod schedule;
 
 pub use applicability::{Applicability, Refinement};

@@ -3,15 +3,10 @@
 //! Claims FT-23 (relation 3: a broadcast's computation graph, visited from the leaves, is a
 //! product computation) and FT-24 (Theorem 6: product is no harder than broadcast). The paper
 //! notes that the reversed product "requires, in general, commutativity"; the checker's ⋆ is
-//! not commutative, so the reversal here gives every broadcast message a *responsibility*, an
-//! index range it carries back:
-//!
-//! * the parent of a message from P_u is the last message P_u received in an earlier phase (P_0
-//!   starts as the root and never needs one);
-//! * P_x's own index belongs to the last message P_x receives (P_0's to the root);
-//! * a message's range is its own index (if any) together with the ranges of its children; they
-//!   must form one contiguous range, else the reversal is refused. Messages with nothing to
-//!   carry (duplicate copies) are dropped.
+//! not commutative, so every broadcast message carries back its *responsibility*, an index
+//! range ([`crate::spec::reversal`], shared with the exact layer's product witnesses), where a
+//! message is fed by its sender's last receipt in an earlier phase. A range that does not chain
+//! refuses the reversal; duplicate copies carry nothing and are dropped.
 //!
 //! The registered method reverses the shortest broadcast the model allows (Algorithm 1, the
 //! naive broadcast or, outside the round model, the pipelined one). For Algorithm 1 the ranges
@@ -30,6 +25,7 @@
 use super::plan::{Hop, Phase, sends};
 use crate::error::{Error, Result};
 use crate::heuristics::Method;
+use crate::spec::reversal::{Timed, responsibilities};
 use crate::spec::{Instance, Model, Schedule};
 
 /// A broadcast plan with the range each of its messages carries back.
@@ -43,67 +39,22 @@ impl<'a> Reversal<'a> {
     /// The responsibilities of a broadcast from P_0 to processors 0..n−1; an error when the
     /// plan is not such a broadcast or a range is not contiguous.
     pub fn new(plan: &'a [Phase], n: usize) -> Result<Self> {
-        let refuse = |reason: String| Error::NotApplicable { method: "broadcast reversal".into(), reason };
-        // Events in order; `parent[e]` is None for children of the root.
-        let mut events: Vec<(usize, usize)> = Vec::new();
-        let mut parent: Vec<Option<usize>> = Vec::new();
-        let mut last: Vec<Option<usize>> = vec![None; n];
-        for (p, phase) in plan.iter().enumerate() {
-            let first = events.len();
-            for (k, hop) in phase.hops.iter().enumerate() {
-                if hop.from.max(hop.to) >= n {
-                    return Err(refuse(format!(
-                        "P{} -> P{} names a processor beyond P{}",
-                        hop.from,
-                        hop.to,
-                        n - 1
-                    )));
-                }
-                if hop.from != 0 && last[hop.from].is_none() {
-                    return Err(refuse(format!("P{} sends before it holds the value", hop.from)));
-                }
-                events.push((p, k));
-                parent.push(if hop.from == 0 && last[0].is_none() { None } else { last[hop.from] });
-            }
-            for (e, &(p, k)) in events.iter().enumerate().skip(first) {
-                last[plan[p].hops[k].to] = Some(e);
-            }
-        }
-        // Pieces of each event (index events.len() is the root), filled children-first.
-        let root = events.len();
-        let mut pieces: Vec<Vec<[usize; 2]>> = vec![Vec::new(); root + 1];
-        for (x, l) in last.iter().enumerate() {
-            match (x, l) {
-                (0, _) => pieces[root].push([0, 0]),
-                (_, Some(e)) => pieces[*e].push([x, x]),
-                (_, None) => return Err(refuse(format!("P{x} never receives the value"))),
-            }
-        }
-        let mut range = vec![None; root + 1];
-        for e in (0..root).rev().chain([root]) {
-            let mut own = std::mem::take(&mut pieces[e]);
-            own.sort_unstable();
-            if own.windows(2).any(|w| w[1][0] != w[0][1] + 1) {
-                let shown: Vec<String> = own.iter().map(|[a, b]| format!("[{a},{b}]")).collect();
-                return Err(refuse(format!(
-                    "the ranges gathered at one message are not contiguous ({}): the reversal would need a \
-                     commutative operation",
-                    shown.join(", ")
-                )));
-            }
-            range[e] = own.first().map(|f| [f[0], own[own.len() - 1][1]]);
-            if let (Some(r), true) = (range[e], e < root) {
-                pieces[parent[e].unwrap_or(root)].push(r);
-            }
-        }
-        if range[root] != Some([0, n - 1]) {
-            return Err(refuse("the broadcast does not reach every processor".into()));
-        }
-        let mut ranges: Vec<Vec<Option<[usize; 2]>>> =
-            plan.iter().map(|ph| vec![None; ph.hops.len()]).collect();
-        for (e, &(p, k)) in events.iter().enumerate() {
-            ranges[p][k] = range[e];
-        }
+        // A receipt feeds the phases after its own: phase p sends at key 2p + 1, receives at 2p + 2.
+        let timed: Vec<Timed> = (0i64..)
+            .zip(plan)
+            .flat_map(|(p, phase)| {
+                phase.hops.iter().map(move |h| Timed {
+                    sent: 2 * p + 1,
+                    arrived: 2 * p + 2,
+                    from: h.from,
+                    to: h.to,
+                })
+            })
+            .collect();
+        let mut flat = responsibilities(&timed, n)
+            .map_err(|reason| Error::NotApplicable { method: "broadcast reversal".into(), reason })?
+            .into_iter();
+        let ranges = plan.iter().map(|ph| flat.by_ref().take(ph.hops.len()).collect()).collect();
         Ok(Reversal { plan, ranges })
     }
 
