@@ -8,7 +8,9 @@
 //! 1. T equals a lower bound ([`Certificate::LowerBound`]): the bound's argument is the proof,
 //!    and it does not depend on any solver. This is preferred whenever it applies.
 //! 2. The exact model at horizon T − 1 is infeasible ([`Certificate::InfeasibleAtTMinus1`]),
-//!    and the certificate says what the evidence is ([`Evidence`]):
+//!    or that of a relaxation, an instance every schedule of this one maps to with its length
+//!    (the broadcast a product reverses into, [`crate::exact::encode::Relaxation`]), and the
+//!    certificate says which and what the evidence is ([`Evidence`]):
 //!    - [`Evidence::ProofChecked`]: the SAT backend wrote a clausal (LRAT) proof and commsched's
 //!      own checker ([`crate::proof::lrat`]) verified it against the CNF;
 //!    - [`Evidence::SolverWord`]: the ILP or SMT backend said so, and nothing re-checked it.
@@ -40,6 +42,9 @@ pub struct Infeasibility {
     pub backend: crate::names::Name,
     /// What the answer rests on.
     pub evidence: Evidence,
+    /// The relaxation whose model it is, if not the instance's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relaxation: Option<String>,
 }
 
 /// Why no schedule shorter than a checked one exists.
@@ -65,23 +70,30 @@ pub enum Certificate {
         backend: crate::names::Name,
         /// A checked proof, or the backend's word.
         evidence: Evidence,
+        /// The relaxation whose model is infeasible, if not the instance's own.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        relaxation: Option<String>,
     },
 }
 
 impl fmt::Display for Certificate {
     /// `lower-bound NAME = V (CLAIM)`, `infeasible-at-T-1 (T-1 = t, proof checked)` or
-    /// `infeasible-at-T-1 (T-1 = t, BACKEND solver's word)`.
+    /// `infeasible-at-T-1 (T-1 = t, BACKEND solver's word)`; a relaxation's infeasibility adds
+    /// `, for RELAXATION` after t.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Certificate::LowerBound { name, claim: Some(c), value } => {
                 write!(f, "lower-bound {name} = {value} ({c})")
             }
             Certificate::LowerBound { name, claim: None, value } => write!(f, "lower-bound {name} = {value}"),
-            Certificate::InfeasibleAtTMinus1 { t, evidence: Evidence::ProofChecked, .. } => {
-                write!(f, "infeasible-at-T-1 (T-1 = {t}, proof checked)")
-            }
-            Certificate::InfeasibleAtTMinus1 { t, backend, evidence: Evidence::SolverWord } => {
-                write!(f, "infeasible-at-T-1 (T-1 = {t}, {backend} solver's word)")
+            Certificate::InfeasibleAtTMinus1 { t, backend, evidence, relaxation } => {
+                let of = relaxation.as_ref().map_or(String::new(), |r| format!(" for {r}"));
+                match evidence {
+                    Evidence::ProofChecked => write!(f, "infeasible-at-T-1 (T-1 = {t}{of}, proof checked)"),
+                    Evidence::SolverWord => {
+                        write!(f, "infeasible-at-T-1 (T-1 = {t}{of}, {backend} solver's word)")
+                    }
+                }
             }
         }
     }
@@ -109,6 +121,7 @@ pub fn certify(
         t: i.horizon,
         backend: i.backend,
         evidence: i.evidence,
+        relaxation: i.relaxation.clone(),
     })
 }
 
@@ -143,17 +156,20 @@ mod tests {
         let (_, checked) = path6();
         let weak = [Bound::new("distance", None, 5, "")];
         assert_eq!(certify(&weak, &checked, None), None);
-        let below = Infeasibility { horizon: 8, backend: "ilp", evidence: Evidence::SolverWord };
+        let below =
+            Infeasibility { horizon: 8, backend: "ilp", evidence: Evidence::SolverWord, relaxation: None };
         assert_eq!(
             certify(&weak, &checked, Some(&below)).unwrap().to_string(),
             "infeasible-at-T-1 (T-1 = 8, ilp solver's word)"
         );
-        let proved = Infeasibility { horizon: 8, backend: "sat", evidence: Evidence::ProofChecked };
+        let proved =
+            Infeasibility { horizon: 8, backend: "sat", evidence: Evidence::ProofChecked, relaxation: None };
         assert_eq!(
             certify(&weak, &checked, Some(&proved)).unwrap().to_string(),
             "infeasible-at-T-1 (T-1 = 8, proof checked)"
         );
-        let too_low = Infeasibility { horizon: 7, backend: "ilp", evidence: Evidence::SolverWord };
+        let too_low =
+            Infeasibility { horizon: 7, backend: "ilp", evidence: Evidence::SolverWord, relaxation: None };
         assert_eq!(certify(&weak, &checked, Some(&too_low)), None);
     }
 }

@@ -24,12 +24,23 @@
 //! at U − 1. Each probe gets what is left of the time budget; the size guard is checked before a
 //! model is built.
 //!
-//! **Symmetric witness first.** When the encoder offers a symmetric model
-//! ([`encode::Encoder::symmetric`]: gossip on a mesh or torus, restricted to schedules its
-//! rotations map to themselves) and the incumbent is above L, that model is asked for a
+//! **Restricted witness first.** When the encoder offers a restricted model
+//! ([`encode::Encoder::restricted`]: gossip on a mesh or torus, restricted to schedules its
+//! rotations map to themselves; the pipelined product, restricted to broadcasts that run
+//! backwards with index ranges) and the incumbent is above L, that model is asked for a
 //! witness at L first, with half of the time left. A witness there is an optimum certified by
 //! the bound; an infeasible or undecided answer is no evidence and the search goes on as above
 //! (`--no-symmetry` skips it). Mesh 6×6 under H\* is settled this way at GOS-1's 21 in seconds.
+//!
+//! **Relaxation first.** When the encoder knows a relaxation ([`encode::Encoder::relaxation`]:
+//! the pipelined product and prefix reverse into a broadcast) and the incumbent is above L, the
+//! relaxed instance is searched first, by the same backend within the same time budget. If it
+//! is certified by infeasibility at T′ − 1, so is the instance: L = T′ and the certificate
+//! names the relaxation (`infeasible-at-T-1 (T-1 = 11 for the broadcast it reverses into
+//! (FT-24), ...)`); with the SAT backend its CNF and checked proof are the relaxation's. Then a
+//! restricted model that matches it (the product's reversible broadcasts) settles the
+//! instance at once. Once the relaxation is settled, a first model over the size guard gives
+//! bounds instead of an error.
 //!
 //! **Proofs (SAT backend).** Every probe of the SAT backend traces its LRAT proof into a
 //! temporary directory; the trace of the last infeasible probe is kept, and checked only if
@@ -148,8 +159,8 @@ pub struct SolveOptions {
     /// certificate: [`PROOF_CNF`] and [`PROOF_LRAT`] in this directory (it must exist). `None`:
     /// a temporary directory, removed once the proof is checked.
     pub proof_dir: Option<PathBuf>,
-    /// Ask the encoder's symmetric model ([`encode::Encoder::symmetric`]) for a witness at the
-    /// lower bound before anything else (module documentation, "Search").
+    /// Ask the encoder's restricted model ([`encode::Encoder::restricted`]) for a witness at
+    /// the lower bound before anything else (module documentation, "Search").
     pub symmetric: bool,
 }
 
@@ -159,22 +170,33 @@ impl Default for SolveOptions {
     }
 }
 
+/// What the search of a relaxation gave ([`Search::relax`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Relaxed {
+    /// No relaxation, or its search stopped or was refused by the size guard: no evidence.
+    Unsettled,
+    /// Its optimum meets its lower bounds, which the instance has too: nothing new.
+    Bound,
+    /// Its optimum T′, by infeasibility at T′ − 1: the instance's bound.
+    Infeasible(Infeasibility),
+}
+
 /// Which model of a horizon a probe decides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Restriction {
     /// The encoder's model: its infeasibility is evidence.
     Full,
-    /// The encoder's symmetric model: witnesses only.
-    Symmetric,
+    /// The encoder's restricted model: witnesses only.
+    Restricted,
 }
 
 /// The model of `horizon` that `restriction` names.
 fn model_at(encoder: &dyn Encoder, horizon: u64, restriction: Restriction) -> Result<Encoding> {
     match restriction {
         Restriction::Full => Ok(encoder.encode(horizon)),
-        Restriction::Symmetric => encoder.symmetric(horizon).ok_or_else(|| Error::Backend {
+        Restriction::Restricted => encoder.restricted(horizon).ok_or_else(|| Error::Backend {
             backend: "encoder",
-            reason: "it declared a symmetry but built no symmetric model".into(),
+            reason: "it declared a restriction but built no restricted model".into(),
         }),
     }
 }
@@ -436,15 +458,15 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Decides horizon T; the witness of a feasible answer is checked here. A symmetric probe
+    /// Decides horizon T; the witness of a feasible answer is checked here. A restricted probe
     /// gets half of the time left, and traces no proof (its infeasibility is no evidence).
     fn probe(&self, horizon: u64, restriction: Restriction) -> Result<Decision> {
-        let variables = self.encoder.variables(horizon) / self.order(restriction);
+        let variables = self.variables(horizon, restriction);
         if variables > self.max_variables {
             return Ok(Decision::Unknown(StopReason::SizeGuard { variables, limit: self.max_variables }));
         }
         let time = match self.time_left() {
-            Ok(t) if restriction == Restriction::Symmetric => t.map(|t| t / 2),
+            Ok(t) if restriction == Restriction::Restricted => t.map(|t| t / 2),
             Ok(t) => t,
             Err(stop) => return Ok(Decision::Unknown(stop)),
         };
@@ -611,6 +633,7 @@ impl<'a> Search<'a> {
                                 horizon: below - 1,
                                 backend: self.backend.name(),
                                 evidence: Evidence::SolverWord,
+                                relaxation: None,
                             });
                             *lo = below;
                             None
@@ -627,13 +650,44 @@ impl<'a> Search<'a> {
 
     /// The search from the strongest of `bounds` and the incumbent (see the module
     /// documentation).
-    /// How many of the encoder's variables make one of the model `restriction` names: the
-    /// symmetry group's order for the symmetric model (a variable per orbit), else 1.
-    fn order(&self, restriction: Restriction) -> usize {
+    /// The variables of the model `restriction` names at `horizon`.
+    fn variables(&self, horizon: u64, restriction: Restriction) -> usize {
         match restriction {
-            Restriction::Full => 1,
-            Restriction::Symmetric => self.encoder.symmetry().map_or(1, |(_, order)| order),
+            Restriction::Full => self.encoder.variables(horizon),
+            Restriction::Restricted => self.encoder.restricted_variables(horizon),
         }
+    }
+
+    /// The relaxation's exact search ("Relaxation first" in the module documentation), when
+    /// the encoder has a relaxation, within the time left.
+    fn relax(&self) -> Result<Relaxed> {
+        let Some(relaxation) = self.encoder.relaxation() else { return Ok(Relaxed::Unsettled) };
+        let Ok(timeout) = self.time_left() else { return Ok(Relaxed::Unsettled) };
+        let options = SolveOptions {
+            timeout,
+            max_variables: self.max_variables,
+            proof_dir: self.proof_dir.clone(),
+            symmetric: self.symmetric,
+        };
+        let relaxed = &relaxation.instance;
+        let outcome =
+            match Search::new(relaxed, self.backend, &options)?.run(&bounds::lower_bounds(relaxed), None) {
+                Err(Error::Input(_)) => return Ok(Relaxed::Unsettled),
+                other => other?,
+            };
+        Ok(match outcome {
+            Outcome::Optimal {
+                certificate: Certificate::InfeasibleAtTMinus1 { t, backend, evidence, .. },
+                ..
+            } => Relaxed::Infeasible(Infeasibility {
+                horizon: t,
+                backend,
+                evidence,
+                relaxation: Some(relaxation.name.into()),
+            }),
+            Outcome::Optimal { certificate: Certificate::LowerBound { .. }, .. } => Relaxed::Bound,
+            Outcome::Bounds { .. } => Relaxed::Unsettled,
+        })
     }
 
     /// A witness, unless it is shorter than the proven bound `lo` (a backend or encoder bug).
@@ -660,37 +714,50 @@ impl<'a> Search<'a> {
                 return Ok(Outcome::Optimal { checked: incumbent.expect("checked above"), certificate });
             }
         }
-        // The first model is the symmetric one when the search asks it for a witness.
-        let symmetric = (self.symmetric && incumbent.as_ref().is_none_or(|b| b.length() > bound))
-            .then(|| self.encoder.symmetry())
+        let (mut lo, mut infeasible) = (bound, None);
+        let relaxed = if incumbent.as_ref().is_none_or(|b| b.length() > bound) {
+            self.relax()?
+        } else {
+            Relaxed::Unsettled
+        };
+        if let Relaxed::Infeasible(at) = &relaxed {
+            lo = lo.max(at.horizon + 1);
+            infeasible = Some(at.clone());
+        }
+        // The first model is the restricted one when the search asks it for a witness.
+        let restricted = (self.symmetric && incumbent.as_ref().is_none_or(|b| b.length() > bound))
+            .then(|| self.encoder.restriction())
             .flatten();
-        let first = if symmetric.is_some() { Restriction::Symmetric } else { Restriction::Full };
-        let order = self.order(first);
-        let at_least = self.encoder.min_variables(bound) / order;
-        let variables =
-            if at_least > self.max_variables { at_least } else { self.encoder.variables(bound) / order };
+        let first = if restricted.is_some() { Restriction::Restricted } else { Restriction::Full };
+        let at_least = match first {
+            Restriction::Full => self.encoder.min_variables(lo),
+            Restriction::Restricted => self.encoder.restricted_min_variables(lo),
+        };
+        let variables = if at_least > self.max_variables { at_least } else { self.variables(lo, first) };
         if variables > self.max_variables {
+            if relaxed != Relaxed::Unsettled {
+                // The relaxation was settled: report the bounds rather than refuse.
+                let stop = StopReason::SizeGuard { variables, limit: self.max_variables };
+                return Ok(Outcome::Bounds { lower: lo, upper: incumbent, stop });
+            }
             return Err(Error::Input(InputError::new(
                 "",
                 "network",
                 format!(
-                    "an exact model of this instance needs {}{variables} variables at horizon T = {bound}{}, over the size guard {} (raise --max-vars)",
+                    "an exact model of this instance needs {}{variables} variables at horizon T = {lo}{}, over the size guard {} (raise --max-vars)",
                     if at_least > self.max_variables { "at least " } else { "" },
-                    symmetric.map_or(String::new(), |(name, _)| format!(
-                        " even restricted to schedules invariant under {name}"
-                    )),
+                    restricted.map_or(String::new(), |name| format!(" even restricted to {name}")),
                     self.max_variables
                 ),
             )));
         }
         let mut best = incumbent;
-        if first == Restriction::Symmetric
-            && let Decision::Feasible(checked) = self.probe(bound, first)?
+        if first == Restriction::Restricted
+            && let Decision::Feasible(checked) = self.probe(lo, first)?
         {
-            best = Some(self.at_least(checked, bound)?);
+            best = Some(self.at_least(checked, lo)?);
         }
-        let (mut lo, mut gap) = (bound, 0);
-        let mut infeasible: Option<Infeasibility> = None;
+        let mut gap = 0;
         #[cfg(feature = "sat")]
         let mut monotone = self.backend == BackendKind::Sat;
         loop {
@@ -718,6 +785,7 @@ impl<'a> Search<'a> {
                         horizon: next,
                         backend: self.backend.name(),
                         evidence: Evidence::SolverWord,
+                        relaxation: None,
                     });
                     lo = next + 1;
                     gap = 2 * gap + 1;
@@ -731,7 +799,9 @@ impl<'a> Search<'a> {
         #[cfg(feature = "sat")]
         if self.backend == BackendKind::Sat
             && certify(bounds, &checked, None).is_none()
-            && let Some(i) = infeasible.as_mut().filter(|i| i.horizon + 1 == checked.length())
+            && let Some(i) = infeasible
+                .as_mut()
+                .filter(|i| i.horizon + 1 == checked.length() && i.evidence == Evidence::SolverWord)
         {
             match self.prove(i.horizon)? {
                 Ok(()) => i.evidence = Evidence::ProofChecked,
@@ -838,7 +908,12 @@ mod tests {
                 if backend == BackendKind::Sat { Evidence::ProofChecked } else { Evidence::SolverWord };
             assert_eq!(
                 certificate,
-                Certificate::InfeasibleAtTMinus1 { t: 3, backend: backend.name(), evidence }
+                Certificate::InfeasibleAtTMinus1 {
+                    t: 3,
+                    backend: backend.name(),
+                    evidence,
+                    relaxation: None
+                }
             );
         }
     }
@@ -903,7 +978,12 @@ mod tests {
                     };
                     assert_eq!(
                         certificate,
-                        Certificate::InfeasibleAtTMinus1 { t: 3, backend: backend.name(), evidence },
+                        Certificate::InfeasibleAtTMinus1 {
+                            t: 3,
+                            backend: backend.name(),
+                            evidence,
+                            relaxation: None
+                        },
                         "{backend}"
                     );
                 }

@@ -77,6 +77,10 @@ pub struct Manifest {
     pub infeasible_horizon: Option<u64>,
     /// For `proof-checked` and `solver-word`: the backend that decided it.
     pub backend: Option<String>,
+    /// For `proof-checked` and `solver-word`, when the infeasible model is a relaxation's
+    /// ([`crate::exact::encode::Relaxation`]): its name. The CNF is then the relaxed instance's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relaxation: Option<String>,
     /// Every file of the folder but the manifest.
     pub files: Vec<FileEntry>,
     /// Wall-clock seconds of the solve that produced the folder.
@@ -113,7 +117,7 @@ pub fn write(
     put(INSTANCE, instance_to_toml(instance))?;
     put(SCHEDULE, schedule_to_json(instance, checked.schedule())? + "\n")?;
     let mut names = vec![INSTANCE, SCHEDULE];
-    let (kind, lower_bound, infeasible_horizon, backend) = match certificate {
+    let (kind, lower_bound, infeasible_horizon, backend, relaxation) = match certificate {
         Certificate::LowerBound { name, .. } => {
             let bound = bounds.iter().find(|b| &b.name == name && b.value == checked.length());
             let argument = bound.map(|b| BoundArgument {
@@ -122,9 +126,9 @@ pub fn write(
                 value: b.value,
                 argument: b.note.clone(),
             });
-            ("lower-bound", argument, None, None)
+            ("lower-bound", argument, None, None, None)
         }
-        Certificate::InfeasibleAtTMinus1 { t, backend, evidence } => {
+        Certificate::InfeasibleAtTMinus1 { t, backend, evidence, relaxation } => {
             let kind = match evidence {
                 Evidence::ProofChecked => {
                     names.extend([PROOF_CNF, PROOF_LRAT]);
@@ -132,7 +136,7 @@ pub fn write(
                 }
                 Evidence::SolverWord => "solver-word",
             };
-            (kind, None, Some(*t), Some(backend.to_string()))
+            (kind, None, Some(*t), Some(backend.to_string()), relaxation.clone())
         }
     };
     let files = names.iter().map(|n| entry(dir, n)).collect::<Result<Vec<_>>>()?;
@@ -146,6 +150,7 @@ pub fn write(
         lower_bound,
         infeasible_horizon,
         backend,
+        relaxation,
         files,
         solve_seconds,
     };
@@ -264,7 +269,7 @@ fn verify_proof(dir: &Path, instance: &Instance, manifest: &Manifest) -> Vec<Str
         text.lines()
             .find_map(|l| l.strip_prefix("c ")?.strip_prefix(DESCENT_MARKER)?.trim().parse::<u64>().ok())
     });
-    match (on_disk, expected_cnf(instance, t, descent)) {
+    match (on_disk, expected_cnf(instance, manifest.relaxation.as_deref(), t, descent)) {
         (Ok(cnf), Ok(expected)) => {
             if let Err(why) = expected.matches(&cnf) {
                 failures.push(format!("{PROOF_CNF}: {why}"));
@@ -293,10 +298,20 @@ struct ExpectedCnf {
 
 fn expected_cnf(
     instance: &Instance,
+    relaxation: Option<&str>,
     t: u64,
     descent: Option<u64>,
 ) -> std::result::Result<ExpectedCnf, String> {
-    let (_, encoder) = encode::encoder_for(instance).map_err(|e| e.to_string())?;
+    let relaxed = match relaxation {
+        None => None,
+        Some(name) => match encode::encoder_for(instance).map_err(|e| e.to_string())?.1.relaxation() {
+            Some(r) if r.name == name => Some(r.instance.clone()),
+            Some(r) => return Err(format!("the relaxation is `{}`, the manifest says `{name}`", r.name)),
+            None => return Err(format!("the instance has no relaxation, the manifest says `{name}`")),
+        },
+    };
+    let (_, encoder) =
+        encode::encoder_for(relaxed.as_ref().unwrap_or(instance)).map_err(|e| e.to_string())?;
     let encoding = encoder.encode(descent.unwrap_or(t));
     let mut enc = CnfModel::encode(&encoding.model).map_err(|e| e.to_string())?;
     let makespan = match descent {

@@ -527,6 +527,36 @@ fn verify_accepts_the_certificate_folder_it_wrote_and_rejects_a_truncated_proof(
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A product certified through its relaxation: the folder's CNF and proof are those of the
+/// broadcast at T − 1 = 11 that every product of length 11 would reverse into, the manifest
+/// names the relaxation, and `verify` re-encodes the broadcast to compare. A manifest naming
+/// another relaxation is rejected.
+#[cfg(feature = "sat")]
+#[test]
+fn a_product_certified_by_its_broadcast_relaxation_verifies() {
+    let dir = std::env::temp_dir().join(format!("commsched-relaxation-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    let file = "instances/002/fattree16-product-logplus1.toml";
+    let (code, stdout, stderr) = run(&["solve", file, "--method", "sat", "--certificate", d]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains(
+            "length 12, certified optimal: infeasible-at-T-1 (T-1 = 11 for the broadcast it reverses into (FT-24), proof checked)"
+        ),
+        "{stdout}"
+    );
+    let (code, stdout, _) = run(&["verify", d]);
+    assert_eq!((code, stdout.contains("valid certificate")), (0, true), "{stdout}");
+    let manifest = dir.join("manifest.json");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, text.replace("\"the broadcast it reverses into (FT-24)\"", "\"a guess\""))
+        .unwrap();
+    let (code, stdout, _) = run(&["verify", d]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("the manifest says `a guess`"), "{stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// A folder whose certificate is a lower bound (path(3) under furthest-first, TE-1) verifies too.
 #[test]
 fn verify_accepts_a_lower_bound_folder() {

@@ -462,3 +462,52 @@ fn fat_tree_rounds_on_sixteen_processors_take_twenty_under_every_capacity() {
         assert_eq!(certificate.to_string(), "infeasible-at-T-1 (T-1 = 19, proof checked)", "{capacity}");
     }
 }
+
+/// FT-24 at N = 16 and 32, past the paper: the pipelined product's optimum equals the
+/// broadcast's (README, "Fat-tree exact optima") under w = 1, log n + 1 and n. The witness is a
+/// broadcast whose every subtree is an index range, run backwards (the encoder's restricted
+/// model), checked as a product; the certificate is the far-half bound where it meets the
+/// length, else the broadcast's own infeasibility at T − 1 (the product's relaxation: any
+/// product run backwards is a broadcast). z3 (the measured first backend for the fat-tree).
+#[cfg(feature = "smt")]
+#[test]
+fn fat_tree_product_optimum_is_the_broadcasts_up_to_thirty_two_processors() {
+    for (n, capacity, t, certificate) in [
+        (16, "const:1", 12, "lower-bound far half = 12"),
+        (
+            16,
+            "log+1",
+            12,
+            "infeasible-at-T-1 (T-1 = 11 for the broadcast it reverses into (FT-24), smt solver's word)",
+        ),
+        (
+            16,
+            "pow:1",
+            12,
+            "infeasible-at-T-1 (T-1 = 11 for the broadcast it reverses into (FT-24), smt solver's word)",
+        ),
+        (
+            32,
+            "const:1",
+            17,
+            "infeasible-at-T-1 (T-1 = 16 for the broadcast it reverses into (FT-24), smt solver's word)",
+        ),
+        (
+            32,
+            "log+1",
+            16,
+            "infeasible-at-T-1 (T-1 = 15 for the broadcast it reverses into (FT-24), smt solver's word)",
+        ),
+    ] {
+        let inst = commsched::spec::io::parse_instance(
+            &format!(
+                "problem = \"product\"\nnetwork = \"fat-tree:{n}\"\n[model]\nkind = \"fat-tree\"\ncapacity = \"{capacity}\"\n"
+            ),
+            "<test>",
+            "product",
+        )
+        .unwrap();
+        let (length, cert) = optimum(&inst, BackendKind::Smt);
+        assert_eq!((length, cert.to_string().as_str()), (t, certificate), "N = {n}, {capacity}");
+    }
+}

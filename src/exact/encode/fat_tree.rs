@@ -99,9 +99,41 @@
 //! it keeps the schedule admissible as for the broadcast above. With first receipts only, a
 //! schedule's true holdings satisfy every row, and every f = 1 of a solution is a real chain,
 //! so the models at T are feasible exactly when the checker accepts a schedule of length ≤ T.
+//!
+//! ## Product by reversal (pipelined; FT-23, FT-24)
+//!
+//! The product model has O(N³·T) variables (312k at N = 16), out of reach from N = 16 on. Two
+//! facts about time reversal ([`crate::spec::reversal`]) settle the pipelined product anyway:
+//!
+//! - **Relaxation ([`Encoder::relaxation`]): the broadcast.** Run a product of length T
+//!   backwards: a message a → b submitted in step s becomes b → a submitted in step
+//!   T + 2 − s − 2h, crossing the mirror of every channel (an up-channel becomes the same
+//!   node's down-channel, of equal capacity) in the mirror step, and swapping submissions with
+//!   receipts, so the capacity and processor rules hold. Every a_i reaches P_0 along messages
+//!   that each leave after the previous one arrives; backwards, they carry P_0's value to P_i.
+//!   Keeping only each processor's first receipt of it is a broadcast of length ≤ T. So the
+//!   product at T − 1 is infeasible when the broadcast at T − 1 is. For prefix, P_{N−1} must
+//!   form [0, N − 1]: backwards that is a broadcast from P_{N−1}, and the mirror i ↦ N − 1 − i
+//!   (a map of the fat-tree onto itself that keeps ranges as ranges) makes it one from P_0.
+//!   In rounds neither holds: a reversed round is not a round.
+//! - **Restriction ([`Encoder::restricted`], product only): broadcasts that run backwards.**
+//!   Backwards, a broadcast is a product with a non-commutative ⋆ when every processor's
+//!   subtree in the tree of first receipts is an index range: P_v sends its subtree's range
+//!   once all its children's ranges have arrived. The model is the broadcast model above
+//!   without `left_first` (a swap of two children breaks ranges) plus `d_{u}_{v}` ∈ {0,1} for
+//!   u, v ≠ 0 (u is a proper ancestor of v; P_0 is everyone's) and
+//!   `ancestor_parent`: x(u, v, ·) ⇒ d(u, v); `ancestor_down`/`ancestor_up`: when w ≠ u sends
+//!   v its value, d(u, v) = d(u, w) (so d is exactly the ancestry, by induction on the step in
+//!   which v gets the value); `range`: d(u, v) ⇒ d(u, w) for the w next to v towards u (every
+//!   subtree is a range). Its witnesses decode backwards ([`Shape::ReversedBroadcast`]) and are
+//!   checked as products; its infeasibility proves nothing.
+//!
+//! The search certifies the broadcast first and asks the restricted model for a witness at
+//! its optimum: at N = 16 and 32, under w = 1, log n + 1 and n, there is one every time, so the
+//! product's optimum is the broadcast's (README, "Fat-tree exact optima").
 
 use super::time_expanded::{Held, Window, span};
-use super::{Encoder, EncoderEntry, Encoding, Event, Shape};
+use super::{Encoder, EncoderEntry, Encoding, Event, Relaxation, Shape};
 use crate::exact::BackendKind;
 use crate::exact::ir::{Linear, Model, Sense, VarId};
 use crate::spec::applicability::fat_tree_with_valid_capacity;
@@ -153,6 +185,7 @@ pub const PRODUCT_PREFIX: EncoderEntry = EncoderEntry {
 };
 
 /// The fat-tree both encoders share: its size, capacities and model.
+#[derive(Clone)]
 struct Tree {
     n: usize,
     /// log N: the root's height.
@@ -321,15 +354,69 @@ impl Traffic {
 /// The fat-tree broadcast encoder (see the module documentation).
 pub struct FatTreeBroadcast {
     tree: Tree,
-    /// Whether the model keeps only left-first schedules (`left_first` rows; always, except in
-    /// the test that compares the two models).
+    /// Whether the model keeps only left-first schedules (`left_first` rows; always in the
+    /// broadcast's own model, except in the test that compares the two).
     left_first: bool,
+    /// Whether the model keeps only broadcasts whose every subtree is an index range (`range`
+    /// rows: the product's restricted model, module documentation, "Product by reversal").
+    ranges: bool,
 }
 
 impl FatTreeBroadcast {
     /// The encoder for a broadcast instance on a valid fat-tree.
     pub fn new(instance: &Instance) -> Self {
-        Self { tree: Tree::new(instance), left_first: true }
+        Self { tree: Tree::new(instance), left_first: true, ranges: false }
+    }
+
+    /// The broadcasts on `tree` that run backwards into products: every subtree an index
+    /// range, no `left_first` rows (a swap of two children breaks ranges).
+    fn reversible(tree: Tree) -> Self {
+        Self { tree, left_first: false, ranges: true }
+    }
+
+    /// `ancestor` and `range` rows (module documentation, "Product by reversal"): d(u, v) is
+    /// whether u is a proper ancestor of v in the tree of first receipts, which `parents` gives
+    /// (the x of every message from a to b, by (a, b)), and every subtree is an index range.
+    fn constrain_ranges(&self, model: &mut Model, parents: &BTreeMap<(usize, usize), Vec<VarId>>) {
+        let n = self.tree.n;
+        let parent = |a: usize, b: usize| parents.get(&(a, b)).map_or_else(Linear::new, |xs| Linear::sum(xs));
+        let mut d = vec![vec![None; n]; n];
+        for (u, v) in self.tree.pairs(Some(0)).filter(|&(u, _)| u != 0) {
+            d[u][v] = Some(model.bool_var(format!("d_{u}_{v}")));
+        }
+        // d(u, w) as a linear term: P_0 is every processor's ancestor and nobody's descendant.
+        let anc = |u: usize, w: usize| match d[u][w] {
+            Some(var) => Linear::sum(&[var]),
+            None => {
+                let mut c = Linear::new();
+                c.add_constant(i64::from(u == 0 && w != 0));
+                c
+            }
+        };
+        for (u, v) in self.tree.pairs(Some(0)).filter(|&(u, _)| u != 0) {
+            let mut row = parent(u, v);
+            row.add_scaled(-1, &anc(u, v));
+            model.constrain(format!("ancestor_parent_{u}_{v}"), &row, Sense::Le, 0);
+            // v's parent w ≠ u: u is an ancestor of v exactly when it is one of w.
+            for w in (0..n).filter(|&w| w != u && w != v) {
+                for (side, sign) in [("down", 1), ("up", -1)] {
+                    if w == 0 && sign < 0 {
+                        continue; // d(u, 0) = 0: nothing to bring up
+                    }
+                    let mut row = parent(w, v);
+                    row.add_scaled(sign, &anc(u, v));
+                    row.add_scaled(-sign, &anc(u, w));
+                    model.constrain(format!("ancestor_{side}_{u}_{w}_{v}"), &row, Sense::Le, 1);
+                }
+            }
+            // A descendant v of u brings every processor between them.
+            let between = if v > u { v - 1 } else { v + 1 };
+            if between != u {
+                let mut row = anc(u, v);
+                row.add_scaled(-1, &anc(u, between));
+                model.constrain(format!("range_{u}_{v}"), &row, Sense::Le, 0);
+            }
+        }
     }
 
     /// The end of the first step at which v can hold the value.
@@ -386,7 +473,8 @@ impl Encoder for FatTreeBroadcast {
             })
             .sum();
         let rounds = if tree.rounds { tree.round_starts(horizon).count() } else { 0 };
-        held + sends + rounds
+        let ancestors = if self.ranges { (tree.n - 1) * (tree.n - 2) } else { 0 };
+        held + sends + rounds + ancestors
     }
 
     fn encode(&self, horizon: u64) -> Encoding {
@@ -406,10 +494,12 @@ impl Encoder for FatTreeBroadcast {
             })
             .collect();
         let mut traffic = Traffic::new(tree, horizon);
+        let mut parents: BTreeMap<(usize, usize), Vec<VarId>> = BTreeMap::new();
         for (a, b) in tree.pairs(Some(0)) {
             for s in self.send_steps(a, b, horizon) {
                 let x = model.bool_var(format!("x_{a}_{b}_t{s}"));
                 traffic.add(x, a, b, s, [0, 0]);
+                parents.entry((a, b)).or_default().push(x);
             }
         }
         for (v, (held_v, arrivals)) in held.iter().zip(&traffic.arrivals).enumerate().skip(1) {
@@ -436,6 +526,9 @@ impl Encoder for FatTreeBroadcast {
         if self.left_first {
             self.constrain_left_first(&mut model, &held, horizon);
         }
+        if self.ranges {
+            self.constrain_ranges(&mut model, &parents);
+        }
         traffic.into_encoding(model, horizon)
     }
 
@@ -454,6 +547,12 @@ pub struct FatTreeCombine {
     /// The range each processor must be able to form at the end: product `[0, N−1]` at P_0,
     /// prefix `[0, i]` at P_i.
     goals: Vec<Option<Range>>,
+    /// The product's restricted model, pipelined only: broadcasts that run backwards
+    /// (module documentation, "Product by reversal").
+    reversible: Option<FatTreeBroadcast>,
+    /// The broadcast on the same fat-tree, pipelined only (module documentation, "Product by
+    /// reversal").
+    relaxation: Option<Relaxation>,
 }
 
 impl FatTreeCombine {
@@ -465,7 +564,23 @@ impl FatTreeCombine {
             Problem::Prefix => (0..n).map(|i| Some((0, i))).collect(),
             _ => (0..n).map(|i| (i == 0).then_some((0, n - 1))).collect(),
         };
-        Self { tree, goals }
+        let reversible = (instance.problem == Problem::Product && !tree.rounds)
+            .then(|| FatTreeBroadcast::reversible(tree.clone()));
+        let relaxation = if tree.rounds {
+            None
+        } else {
+            Instance::new(
+                format!("{}~broadcast", instance.name),
+                instance.network.clone(),
+                Problem::Broadcast,
+                instance.model.clone(),
+                instance.ring_tie,
+                "<relaxation>",
+            )
+            .ok()
+            .map(|instance| Relaxation { name: "the broadcast it reverses into (FT-24)", instance })
+        };
+        Self { tree, goals, reversible, relaxation }
     }
 
     /// Every range of the indices 0..N−1.
@@ -575,6 +690,28 @@ impl Encoder for FatTreeCombine {
     /// Horizon-monotone: only the windows grow with T (module documentation).
     fn last_step(&self, event: &Event) -> Option<u64> {
         Tree::arrival(event)
+    }
+
+    fn relaxation(&self) -> Option<&Relaxation> {
+        self.relaxation.as_ref()
+    }
+
+    fn restriction(&self) -> Option<String> {
+        self.reversible.as_ref().map(|_| "broadcasts run backwards, each subtree an index range".into())
+    }
+
+    fn restricted_min_variables(&self, horizon: u64) -> usize {
+        self.restricted_variables(horizon)
+    }
+
+    fn restricted_variables(&self, horizon: u64) -> usize {
+        self.reversible.as_ref().map_or(0, |b| b.variables(horizon))
+    }
+
+    /// The reversible broadcasts at `horizon`, decoded backwards into products.
+    fn restricted(&self, horizon: u64) -> Option<Encoding> {
+        let encoding = self.reversible.as_ref()?.encode(horizon);
+        Some(Encoding { shape: Shape::ReversedBroadcast { processors: self.tree.n }, ..encoding })
     }
 }
 
@@ -700,6 +837,57 @@ mod tests {
                         );
                     }
                 }
+            }
+        }
+    }
+
+    /// The product's restricted model (module documentation, "Product by reversal") on
+    /// fat-tree:4 and fat-tree:8 under w = 1, log n + 1 and n: it is feasible at the broadcast's
+    /// optimum (5 and 8), every `d` of its solution is the ancestry of the decoded broadcast's
+    /// tree, and the decoded product is accepted by the checker with that length.
+    #[test]
+    fn reversible_broadcasts_reach_the_broadcast_optimum_and_decode_to_products() {
+        use crate::checker::{Producer, accept};
+        use crate::exact::backend::{BackendAnswer, Limits};
+        let backend = crate::exact::default_backend().backend().unwrap();
+        for (n, optimum) in [(4, 5), (8, 8)] {
+            for capacity in ["const:1", "log+1", "pow:1"] {
+                let product = parse_instance(
+                    &format!(
+                        "problem = \"product\"\nnetwork = \"fat-tree:{n}\"\n[model]\nkind = \"fat-tree\"\n\
+                         capacity = \"{capacity}\"\n"
+                    ),
+                    "<test>",
+                    "p",
+                )
+                .unwrap();
+                let encoder = FatTreeCombine::new(&product);
+                let encoding = encoder.restricted(optimum).unwrap();
+                assert_eq!(encoder.restricted_variables(optimum), encoding.model.variables.len());
+                let BackendAnswer::Feasible(assignment) =
+                    backend.solve(&encoding.model, &Limits { time: None }).unwrap()
+                else {
+                    panic!("N = {n}, {capacity}: no reversible broadcast of length {optimum}");
+                };
+                let values = &assignment.values;
+                // The broadcast's tree from the x set to 1, and its ancestry.
+                let mut parent = vec![None; n];
+                for &(var, event) in &encoding.events {
+                    if let (1, Event::Send(s)) = (values[var.index()], event) {
+                        parent[s.to] = Some(s.from);
+                    }
+                }
+                for (var, v) in encoding.model.variables.iter().zip(values) {
+                    if let Some(rest) = var.name.strip_prefix("d_") {
+                        let (u, w) = rest.split_once('_').unwrap();
+                        let (u, w): (usize, usize) = (u.parse().unwrap(), w.parse().unwrap());
+                        let ancestors: Vec<usize> =
+                            std::iter::successors(parent[w], |&p| parent[p]).collect();
+                        assert_eq!(*v == 1, ancestors.contains(&u), "N = {n}, {capacity}: {}", var.name);
+                    }
+                }
+                let checked = accept(&product, encoding.decode(values), Producer::Exact("test")).unwrap();
+                assert_eq!(checked.length(), optimum, "N = {n}, {capacity}");
             }
         }
     }

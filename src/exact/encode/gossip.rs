@@ -75,7 +75,7 @@
 //! ## Symmetric witnesses (a restriction: witnesses only)
 //!
 //! On a mesh or torus whose grid rotations about the centre map the network onto itself
-//! ([`Rotations`]: by 90° on a square grid, 180° otherwise), [`Encoder::symmetric`] identifies
+//! ([`Rotations`]: by 90° on a square grid, 180° otherwise), [`Encoder::restricted`] identifies
 //! every variable with its images: x(k,(u,v),t) with x(σk,(σu,σv),t) and h(k,v,τ) with
 //! h(σk,σv,τ) for every rotation σ. The model then admits exactly the schedules that every
 //! rotation maps to themselves. A rotation is an automorphism of the network that moves tokens
@@ -261,13 +261,23 @@ impl Encoder for Gossip<'_> {
         }
     }
 
-    fn symmetry(&self) -> Option<(String, usize)> {
-        self.rotations.as_ref().map(|r| (r.name.clone(), r.perms.len()))
+    fn restriction(&self) -> Option<String> {
+        self.rotations.as_ref().map(|r| format!("schedules invariant under {}", r.name))
+    }
+
+    /// One variable per orbit of the rotations.
+    fn restricted_min_variables(&self, horizon: u64) -> usize {
+        self.min_variables(horizon) / self.rotations.as_ref().map_or(1, |r| r.perms.len())
+    }
+
+    /// One variable per orbit of the rotations.
+    fn restricted_variables(&self, horizon: u64) -> usize {
+        self.variables(horizon) / self.rotations.as_ref().map_or(1, |r| r.perms.len())
     }
 
     /// The model with each variable identified with its images under the grid's rotations
     /// (module documentation, "Symmetric witnesses").
-    fn symmetric(&self, horizon: u64) -> Option<Encoding> {
+    fn restricted(&self, horizon: u64) -> Option<Encoding> {
         let rotations = self.rotations.as_ref()?;
         let (encoding, held) = self.build(horizon);
         let mut index: HashMap<Place, VarId> = HashMap::with_capacity(encoding.model.variables.len());
@@ -478,15 +488,23 @@ mod tests {
     fn the_symmetric_model_has_a_variable_per_orbit() {
         let inst = instance("mesh:4x4", PortRule::HStar, 1);
         let enc = Gossip::new(&inst);
-        assert_eq!(enc.symmetry(), Some(("the 4 rotations by 90° of mesh:4x4".to_string(), 4)));
-        let (full, restricted) = (enc.encode(10), enc.symmetric(10).unwrap());
+        assert_eq!(
+            enc.restriction().unwrap(),
+            "schedules invariant under the 4 rotations by 90° of mesh:4x4"
+        );
+        let (full, restricted) = (enc.encode(10), enc.restricted(10).unwrap());
+        assert_eq!(enc.restricted_variables(10), restricted.model.variables.len());
         assert_eq!(full.model.variables.len(), 4 * restricted.model.variables.len());
         assert!(restricted.model.constraints.len() < full.model.constraints.len());
         assert_eq!(restricted.events.len(), full.events.len(), "every hop still decodes");
         assert!(restricted.model.description.ends_with("invariant under the 4 rotations by 90° of mesh:4x4"));
         for (net, rule, packet) in [("path:4", PortRule::HStar, 1), ("mesh:3x3", PortRule::H1, 2)] {
             let inst = instance(net, rule, packet);
-            assert_eq!(Gossip::new(&inst).symmetric(5).map(|e| e.horizon), None, "{net} {rule} p = {packet}");
+            assert_eq!(
+                Gossip::new(&inst).restricted(5).map(|e| e.horizon),
+                None,
+                "{net} {rule} p = {packet}"
+            );
         }
     }
 

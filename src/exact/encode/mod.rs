@@ -17,6 +17,7 @@ pub mod total_exchange;
 use super::BackendKind;
 use super::ir::{Model, VarId};
 use crate::error::{Error, Result};
+use crate::spec::reversal::reverse_broadcast;
 use crate::spec::{
     Applicability, Control, ControlKind, FatTreeSend, Instance, Node, Schedule, Start, Transmission,
 };
@@ -62,6 +63,12 @@ pub enum Shape {
     Virtual,
     /// [`Schedule::FatTree`] from [`Event::Send`]s.
     FatTree,
+    /// [`Schedule::FatTree`]: a broadcast from [`Event::Send`]s on `fat-tree:processors`, run
+    /// backwards into a product ([`crate::spec::reversal::reverse_broadcast`]).
+    ReversedBroadcast {
+        /// N.
+        processors: usize,
+    },
 }
 
 /// A model for one horizon and its decoding table.
@@ -133,7 +140,7 @@ impl Encoding {
                     _ => Schedule::Bufferless { starts, control },
                 }
             }
-            Shape::FatTree => {
+            Shape::FatTree | Shape::ReversedBroadcast { .. } => {
                 let mut sends: Vec<FatTreeSend> = set
                     .map(|event| match event {
                         Event::Send(s) => s,
@@ -141,6 +148,11 @@ impl Encoding {
                     })
                     .collect();
                 sends.sort_by_key(|s| (s.step, s.from, s.to));
+                if let Shape::ReversedBroadcast { processors } = self.shape {
+                    // The model keeps only broadcasts that reverse: a refusal is an encoder bug.
+                    sends = reverse_broadcast(&sends, processors)
+                        .unwrap_or_else(|reason| panic!("a reversible broadcast did not reverse: {reason}"));
+                }
                 Schedule::FatTree(sends)
             }
         }
@@ -171,21 +183,49 @@ pub trait Encoder {
     /// [`crate::exact`], "Search"). `None`: not horizon-monotone.
     fn last_step(&self, event: &Event) -> Option<u64>;
 
-    /// The symmetry group under which [`Encoder::symmetric`] restricts its models, by name and
-    /// order; `None` (the default) when the encoder offers no restriction for this instance.
-    fn symmetry(&self) -> Option<(String, usize)> {
+    /// The schedules [`Encoder::restricted`] keeps, in words ("schedules invariant under the
+    /// 4 rotations by 90° of mesh:4x4"); `None` (the default) when the encoder offers no
+    /// restriction for this instance.
+    fn restriction(&self) -> Option<String> {
         None
     }
 
-    /// The model at `horizon` restricted to the schedules that the group of
-    /// [`Encoder::symmetry`] maps to themselves. Each of its answers decodes to a schedule of
-    /// the instance (a witness, checked like any other), but its infeasibility says nothing
-    /// about the instance, so the search only ever takes witnesses from it. `None` (the
-    /// default) without a symmetry.
-    fn symmetric(&self, horizon: u64) -> Option<Encoding> {
+    /// A relaxation of the instance (module [`crate::exact`], "Search"), if the encoder knows one.
+    fn relaxation(&self) -> Option<&Relaxation> {
+        None
+    }
+
+    /// [`Encoder::min_variables`] for the restricted model.
+    fn restricted_min_variables(&self, horizon: u64) -> usize {
+        self.min_variables(horizon)
+    }
+
+    /// [`Encoder::variables`] for the restricted model.
+    fn restricted_variables(&self, horizon: u64) -> usize {
+        self.variables(horizon)
+    }
+
+    /// The model at `horizon` restricted to the schedules of [`Encoder::restriction`], which
+    /// are easier to find. Each of its answers decodes to a schedule of the instance (a witness,
+    /// checked like any other), but its infeasibility says nothing about the instance, so the
+    /// search only ever takes witnesses from it. `None` (the default) without a restriction.
+    fn restricted(&self, horizon: u64) -> Option<Encoding> {
         let _ = horizon;
         None
     }
+}
+
+/// Another instance whose every schedule's optimum is at most the instance's: every schedule
+/// of the instance maps to one of it of no greater length. Its infeasibility at a horizon is the
+/// instance's, so its optimum is a lower bound the search certifies by the relaxation's own
+/// exact search (`certify`, [`crate::certify::Certificate::InfeasibleAtTMinus1`] with
+/// `relaxation`).
+#[derive(Debug, Clone)]
+pub struct Relaxation {
+    /// How the certificate names it ("the broadcast it reverses into").
+    pub name: &'static str,
+    /// The relaxed instance.
+    pub instance: Instance,
 }
 
 impl Encoding {
