@@ -31,6 +31,10 @@
 //! witness at L first, with half of the time left. A witness there is an optimum certified by
 //! the bound; an infeasible or undecided answer is no evidence and the search goes on as above
 //! (`--no-symmetry` skips it). Mesh 6×6 under H\* is settled this way at GOS-1's 21 in seconds.
+//! When the search then stops at the size guard, the restricted model is bisected between L + 1
+//! and the best length for a shorter witness: a better upper bound, never a certificate
+//! (prefix on fat-tree:16 and :32, whose own model is too large: the sweeps of a reversible
+//! broadcast).
 //!
 //! **Relaxation first.** When the encoder knows a relaxation ([`encode::Encoder::relaxation`]:
 //! the pipelined product and prefix reverse into a broadcast) and the incumbent is above L, the
@@ -690,6 +694,23 @@ impl<'a> Search<'a> {
         })
     }
 
+    /// The shortest witness the restricted model gives between `from` and the length of
+    /// `best` (bisection), for when the instance's own model is over the size guard. Its
+    /// infeasible answers bound only the restricted model, so they move `from`, never the
+    /// instance's lower bound. An undecided probe (it had half of the time left) moves `from`
+    /// too, as the witnesses are easier above it; the search ends when the time is up.
+    fn restricted_witnesses(&self, mut from: u64, mut best: Option<Checked>) -> Result<Option<Checked>> {
+        while let Some(upper) = best.as_ref().map(Checked::length).filter(|&u| u > from) {
+            let next = from + (upper - from - 1) / 2;
+            match self.probe(next, Restriction::Restricted)? {
+                Decision::Feasible(checked) => best = Some(checked),
+                Decision::Unknown(_) if self.time_left().is_err() => break,
+                Decision::Infeasible | Decision::Unknown(_) => from = next + 1,
+            }
+        }
+        Ok(best)
+    }
+
     /// A witness, unless it is shorter than the proven bound `lo` (a backend or encoder bug).
     fn at_least(&self, checked: Checked, lo: u64) -> Result<Checked> {
         if checked.length() < lo {
@@ -790,7 +811,12 @@ impl<'a> Search<'a> {
                     lo = next + 1;
                     gap = 2 * gap + 1;
                 }
-                Decision::Unknown(stop) => return Ok(Outcome::Bounds { lower: lo, upper: best, stop }),
+                Decision::Unknown(stop) => {
+                    if matches!(stop, StopReason::SizeGuard { .. }) && first == Restriction::Restricted {
+                        best = self.restricted_witnesses(lo + 1, best)?;
+                    }
+                    return Ok(Outcome::Bounds { lower: lo, upper: best, stop });
+                }
             }
         }
         let checked = best.expect("the loop ends only with a schedule at the lower bound");

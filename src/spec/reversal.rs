@@ -103,20 +103,34 @@ pub fn responsibilities(messages: &[Timed], n: usize) -> Result<Vec<Option<[usiz
 /// the last receipt; it carries its responsibility. Duplicates are dropped. Only the pipelined
 /// model keeps its rules under this map (a reversed round is not a round).
 pub fn reverse_broadcast(sends: &[FatTreeSend], n: usize) -> Result<Vec<FatTreeSend>, String> {
+    sweeps(sends, n, false)
+}
+
+/// A prefix from a pipelined broadcast from P_0 on `fat-tree:n`: [`reverse_broadcast`] (the
+/// up-sweep), then the broadcast forwards again from step L + 1, each message whose
+/// responsibility is [lo, hi] carrying [0, lo − 1] (the down-sweep). Its sender holds that
+/// chain: the prefix before its own range (its own down-sweep receipt, or a_0 at P_0) and the
+/// ranges below lo that the up-sweep brought it. P_i then forms [0, i]; the length is 2L.
+pub fn prefix_sweeps(sends: &[FatTreeSend], n: usize) -> Result<Vec<FatTreeSend>, String> {
+    sweeps(sends, n, true)
+}
+
+fn sweeps(sends: &[FatTreeSend], n: usize, down: bool) -> Result<Vec<FatTreeSend>, String> {
     let arrival = |s: &FatTreeSend| s.step + 2 * fat_tree_lca_height(s.from, s.to) as i64 - 1;
     let timed: Vec<Timed> =
         sends.iter().map(|s| Timed { sent: s.step, arrived: arrival(s), from: s.from, to: s.to }).collect();
     let ranges = responsibilities(&timed, n)?;
     let last = timed.iter().map(|t| t.arrived).max().unwrap_or(0);
-    let mut reversed: Vec<FatTreeSend> = timed
-        .iter()
-        .zip(ranges)
-        .filter_map(|(t, r)| {
-            r.map(|payload| FatTreeSend { step: last + 1 - t.arrived, from: t.to, to: t.from, payload })
-        })
-        .collect();
-    reversed.sort_by_key(|s| (s.step, s.from, s.to));
-    Ok(reversed)
+    let mut out = Vec::with_capacity(2 * sends.len());
+    for (t, range) in timed.iter().zip(ranges) {
+        let Some([lo, hi]) = range else { continue };
+        out.push(FatTreeSend { step: last + 1 - t.arrived, from: t.to, to: t.from, payload: [lo, hi] });
+        if down {
+            out.push(FatTreeSend { step: last + t.sent, from: t.from, to: t.to, payload: [0, lo - 1] });
+        }
+    }
+    out.sort_by_key(|s| (s.step, s.from, s.to));
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -137,6 +151,26 @@ mod tests {
         assert_eq!(
             reverse_broadcast(&forward, 4).unwrap(),
             vec![product(1, 1, 0, [1, 1]), product(1, 3, 2, [3, 3]), product(3, 2, 0, [2, 3])]
+        );
+    }
+
+    /// The same broadcast as a prefix: the up-sweep above, then from step 7 the broadcast
+    /// again, P_0 → P_2 carrying [0, 1] (P_2's range starts at 2) and P_0 → P_1 carrying [0, 0],
+    /// P_2 → P_3 carrying [0, 2] (formed from [0, 1] and its own a_2).
+    #[test]
+    fn the_sweeps_of_a_broadcast_are_a_prefix() {
+        let forward = [send(1, 0, 2), send(5, 0, 1), send(5, 2, 3)];
+        let sent = |step, from, to, payload| FatTreeSend { step, from, to, payload };
+        assert_eq!(
+            prefix_sweeps(&forward, 4).unwrap(),
+            vec![
+                sent(1, 1, 0, [1, 1]),
+                sent(1, 3, 2, [3, 3]),
+                sent(3, 2, 0, [2, 3]),
+                sent(7, 0, 2, [0, 1]),
+                sent(11, 0, 1, [0, 0]),
+                sent(11, 2, 3, [0, 2]),
+            ]
         );
     }
 

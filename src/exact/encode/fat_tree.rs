@@ -564,8 +564,7 @@ impl FatTreeCombine {
             Problem::Prefix => (0..n).map(|i| Some((0, i))).collect(),
             _ => (0..n).map(|i| (i == 0).then_some((0, n - 1))).collect(),
         };
-        let reversible = (instance.problem == Problem::Product && !tree.rounds)
-            .then(|| FatTreeBroadcast::reversible(tree.clone()));
+        let reversible = (!tree.rounds).then(|| FatTreeBroadcast::reversible(tree.clone()));
         let relaxation = if tree.rounds {
             None
         } else {
@@ -581,6 +580,17 @@ impl FatTreeCombine {
             .map(|instance| Relaxation { name: "the broadcast it reverses into (FT-24)", instance })
         };
         Self { tree, goals, reversible, relaxation }
+    }
+
+    /// Whether the goal is a prefix (else a product).
+    fn prefix(&self) -> bool {
+        self.goals.iter().filter(|g| g.is_some()).count() > 1
+    }
+
+    /// The horizon of the reversible broadcast behind a restricted witness of length ≤ `horizon`:
+    /// the product is the broadcast backwards, the prefix that and the broadcast again.
+    fn broadcast_horizon(&self, horizon: u64) -> u64 {
+        if self.prefix() { horizon / 2 } else { horizon }
     }
 
     /// Every range of the indices 0..N−1.
@@ -697,7 +707,13 @@ impl Encoder for FatTreeCombine {
     }
 
     fn restriction(&self) -> Option<String> {
-        self.reversible.as_ref().map(|_| "broadcasts run backwards, each subtree an index range".into())
+        self.reversible.as_ref().map(|_| {
+            if self.prefix() {
+                "the up- and down-sweeps of a broadcast whose every subtree is an index range".into()
+            } else {
+                "broadcasts run backwards, each subtree an index range".into()
+            }
+        })
     }
 
     fn restricted_min_variables(&self, horizon: u64) -> usize {
@@ -705,13 +721,15 @@ impl Encoder for FatTreeCombine {
     }
 
     fn restricted_variables(&self, horizon: u64) -> usize {
-        self.reversible.as_ref().map_or(0, |b| b.variables(horizon))
+        self.reversible.as_ref().map_or(0, |b| b.variables(self.broadcast_horizon(horizon)))
     }
 
-    /// The reversible broadcasts at `horizon`, decoded backwards into products.
+    /// The reversible broadcasts at `horizon` decoded backwards into products; for prefix,
+    /// those at ⌊horizon / 2⌋ decoded into their two sweeps.
     fn restricted(&self, horizon: u64) -> Option<Encoding> {
-        let encoding = self.reversible.as_ref()?.encode(horizon);
-        Some(Encoding { shape: Shape::ReversedBroadcast { processors: self.tree.n }, ..encoding })
+        let encoding = self.reversible.as_ref()?.encode(self.broadcast_horizon(horizon));
+        let shape = Shape::ReversedBroadcast { processors: self.tree.n, prefix: self.prefix() };
+        Some(Encoding { shape, horizon, ..encoding })
     }
 }
 
@@ -844,7 +862,8 @@ mod tests {
     /// The product's restricted model (module documentation, "Product by reversal") on
     /// fat-tree:4 and fat-tree:8 under w = 1, log n + 1 and n: it is feasible at the broadcast's
     /// optimum (5 and 8), every `d` of its solution is the ancestry of the decoded broadcast's
-    /// tree, and the decoded product is accepted by the checker with that length.
+    /// tree, and the decoded product is accepted by the checker with that length; the
+    /// prefix's restricted model at twice it decodes into a checked prefix of twice it.
     #[test]
     fn reversible_broadcasts_reach_the_broadcast_optimum_and_decode_to_products() {
         use crate::checker::{Producer, accept};
@@ -888,6 +907,20 @@ mod tests {
                 }
                 let checked = accept(&product, encoding.decode(values), Producer::Exact("test")).unwrap();
                 assert_eq!(checked.length(), optimum, "N = {n}, {capacity}");
+                // The prefix's restricted model at 2T is the same broadcast model at T, and its
+                // witness decodes into the two sweeps.
+                let prefix = Instance { problem: Problem::Prefix, ..product.clone() };
+                let encoder = FatTreeCombine::new(&prefix);
+                let encoding = encoder.restricted(2 * optimum).unwrap();
+                assert_eq!(encoding.model.variables.len(), encoder.restricted_variables(2 * optimum));
+                let BackendAnswer::Feasible(assignment) =
+                    backend.solve(&encoding.model, &Limits { time: None }).unwrap()
+                else {
+                    panic!("N = {n}, {capacity}: no reversible broadcast of length {optimum}");
+                };
+                let checked =
+                    accept(&prefix, encoding.decode(&assignment.values), Producer::Exact("test")).unwrap();
+                assert_eq!(checked.length(), 2 * optimum, "prefix, N = {n}, {capacity}");
             }
         }
     }

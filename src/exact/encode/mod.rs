@@ -17,7 +17,7 @@ pub mod total_exchange;
 use super::BackendKind;
 use super::ir::{Model, VarId};
 use crate::error::{Error, Result};
-use crate::spec::reversal::reverse_broadcast;
+use crate::spec::reversal::{prefix_sweeps, reverse_broadcast};
 use crate::spec::{
     Applicability, Control, ControlKind, FatTreeSend, Instance, Node, Schedule, Start, Transmission,
 };
@@ -64,10 +64,13 @@ pub enum Shape {
     /// [`Schedule::FatTree`] from [`Event::Send`]s.
     FatTree,
     /// [`Schedule::FatTree`]: a broadcast from [`Event::Send`]s on `fat-tree:processors`, run
-    /// backwards into a product ([`crate::spec::reversal::reverse_broadcast`]).
+    /// backwards into a product ([`crate::spec::reversal::reverse_broadcast`]), or, with
+    /// `prefix`, then forwards again into a prefix ([`crate::spec::reversal::prefix_sweeps`]).
     ReversedBroadcast {
         /// N.
         processors: usize,
+        /// Whether the down-sweep follows.
+        prefix: bool,
     },
 }
 
@@ -148,9 +151,10 @@ impl Encoding {
                     })
                     .collect();
                 sends.sort_by_key(|s| (s.step, s.from, s.to));
-                if let Shape::ReversedBroadcast { processors } = self.shape {
+                if let Shape::ReversedBroadcast { processors, prefix } = self.shape {
                     // The model keeps only broadcasts that reverse: a refusal is an encoder bug.
-                    sends = reverse_broadcast(&sends, processors)
+                    let run = if prefix { prefix_sweeps } else { reverse_broadcast };
+                    sends = run(&sends, processors)
                         .unwrap_or_else(|reason| panic!("a reversible broadcast did not reverse: {reason}"));
                 }
                 Schedule::FatTree(sends)
