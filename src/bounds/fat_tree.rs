@@ -85,6 +85,9 @@
 
 use super::Bound;
 use crate::spec::{Capacity, Instance, Model, Problem};
+use std::cmp::Reverse;
+use std::collections::{BTreeSet, BinaryHeap, HashMap};
+use std::rc::Rc;
 
 /// FT-2: 2 log N.
 pub fn diameter(processors: u64) -> u64 {
@@ -179,6 +182,153 @@ pub fn round_model_reduction(processors: u64, capacity: &Capacity) -> u64 {
     tall_rounds(processors, |h| (1u64 << h).min(capacity.w(1 << h).saturating_mul(levels - u64::from(h))))
 }
 
+/// The largest N for which [`capacity_free_rounds`] is computed (7372 informed sets at
+/// N = 32; their number grows doubly exponentially with log N).
+pub const CAPACITY_FREE_ROUNDS_MAX: u64 = 32;
+
+/// Informed sets of processors up to the fat-tree's symmetries (swapping the two children of
+/// any tree node), interned per height: at height 0, id 0 is an uninformed processor and id 1
+/// an informed one; above, a shape is its unordered pair of child shapes.
+struct Shapes {
+    /// pairs[k]: the (smaller, larger) child ids of each shape of height k ≥ 1.
+    pairs: Vec<Vec<(u32, u32)>>,
+    ids: Vec<HashMap<(u32, u32), u32>>,
+    /// informed[k][id]: its informed processors.
+    informed: Vec<Vec<u64>>,
+    /// Memo of [`Shapes::fill`] and [`Shapes::round`].
+    fills: HashMap<(usize, u32, u64), Rc<Vec<u32>>>,
+    rounds: HashMap<(usize, u32, usize), Rc<Vec<u32>>>,
+}
+
+impl Shapes {
+    fn new(levels: usize) -> Self {
+        let mut informed = vec![Vec::new(); levels + 1];
+        informed[0] = vec![0, 1];
+        let mut pairs = vec![Vec::new(); levels + 1];
+        pairs[0] = vec![(0, 0), (0, 0)];
+        Self {
+            pairs,
+            ids: vec![HashMap::new(); levels + 1],
+            informed,
+            fills: HashMap::new(),
+            rounds: HashMap::new(),
+        }
+    }
+
+    fn intern(&mut self, k: usize, a: u32, b: u32) -> u32 {
+        let key = (a.min(b), a.max(b));
+        if let Some(&id) = self.ids[k].get(&key) {
+            return id;
+        }
+        let id = self.pairs[k].len() as u32;
+        self.pairs[k].push(key);
+        self.ids[k].insert(key, id);
+        let count = self.informed[k - 1][a as usize] + self.informed[k - 1][b as usize];
+        self.informed[k].push(count);
+        id
+    }
+
+    /// The shapes of height k made from shape x by informing c more of its processors.
+    fn fill(&mut self, k: usize, x: u32, c: u64) -> Rc<Vec<u32>> {
+        if let Some(out) = self.fills.get(&(k, x, c)) {
+            return out.clone();
+        }
+        let out = if k == 0 {
+            match (x, c) {
+                (_, 0) => vec![x],
+                (0, 1) => vec![1],
+                _ => Vec::new(),
+            }
+        } else {
+            let (a, b) = self.pairs[k][x as usize];
+            let free = |s: &Self, y: u32| (1u64 << (k - 1)) - s.informed[k - 1][y as usize];
+            let (fa, fb) = (free(self, a), free(self, b));
+            let mut out = BTreeSet::new();
+            for ca in c.saturating_sub(fb)..=c.min(fa) {
+                let (left, right) = (self.fill(k - 1, a, ca), self.fill(k - 1, b, c - ca));
+                for &l in left.iter() {
+                    for &r in right.iter() {
+                        out.insert(self.intern(k, l, r));
+                    }
+                }
+            }
+            out.into_iter().collect()
+        };
+        let out = Rc::new(out);
+        self.fills.insert((k, x, c), out.clone());
+        out
+    }
+
+    /// The shapes of height k that a round of height H ≤ k can leave from shape x: every
+    /// height-H block informs as many more processors as it has informed ones, or all.
+    fn round(&mut self, k: usize, x: u32, height: usize) -> Rc<Vec<u32>> {
+        if let Some(out) = self.rounds.get(&(k, x, height)) {
+            return out.clone();
+        }
+        let out = if k == height {
+            let informed = self.informed[k][x as usize];
+            self.fill(k, x, informed.min((1u64 << k) - informed)).as_ref().clone()
+        } else {
+            let (a, b) = self.pairs[k][x as usize];
+            let (left, right) = (self.round(k - 1, a, height), self.round(k - 1, b, height));
+            let mut out = BTreeSet::new();
+            for &l in left.iter() {
+                for &r in right.iter() {
+                    out.insert(self.intern(k, l, r));
+                }
+            }
+            out.into_iter().collect()
+        };
+        let out = Rc::new(out);
+        self.rounds.insert((k, x, height), out.clone());
+        out
+    }
+}
+
+/// Capacity-free rounds (ours): the exact optimum of broadcast in the round model with the
+/// capacity rule dropped, hence a lower bound under every capacity, and the optimum itself
+/// under w = n (a channel above 2^k processors then has capacity 2^k, and in one step it never
+/// carries more: the messages crossing it in one step leave, or reach, distinct processors of
+/// its subtree). Without capacities a round of height H only pairs informed and uninformed
+/// processors inside each height-H block, and informing more is never worse (the extra holders
+/// may stay idle), so every block informs min(informed, uninformed) more. What is left is
+/// which ones: a shortest path (Dijkstra, a round of height H costing 2H steps) over informed
+/// sets up to the symmetries, from P_0 alone to everyone. `None` above
+/// [`CAPACITY_FREE_ROUNDS_MAX`].
+pub fn capacity_free_rounds(processors: u64) -> Option<u64> {
+    if processors > CAPACITY_FREE_ROUNDS_MAX {
+        return None;
+    }
+    let levels = processors.ilog2() as usize;
+    let mut shapes = Shapes::new(levels);
+    // P_0 alone, and everyone, at each height.
+    let (mut start, mut full, mut empty) = (1u32, 1u32, 0u32);
+    for k in 1..=levels {
+        (start, full, empty) =
+            (shapes.intern(k, start, empty), shapes.intern(k, full, full), shapes.intern(k, empty, empty));
+    }
+    let mut dist: HashMap<u32, u64> = HashMap::from([(start, 0)]);
+    let mut queue = BinaryHeap::from([Reverse((0u64, start))]);
+    while let Some(Reverse((d, x))) = queue.pop() {
+        if x == full {
+            return Some(d);
+        }
+        if dist.get(&x).is_some_and(|&best| best < d) {
+            continue;
+        }
+        for height in 1..=levels {
+            for &y in shapes.round(levels, x, height).iter() {
+                let next = d + 2 * height as u64;
+                if y != x && dist.get(&y).is_none_or(|&best| next < best) {
+                    dist.insert(y, next);
+                    queue.push(Reverse((next, y)));
+                }
+            }
+        }
+    }
+    unreachable!("a round of height log N informs someone while anyone is uninformed")
+}
+
 /// FT-18 as printed, U = ⌊log log N⌋ − 1, rounded up; 0 when log N < 2 (no terms).
 pub fn theorem_3(processors: u64, capacity: &Capacity) -> u64 {
     let levels = processors.ilog2();
@@ -235,6 +385,16 @@ pub fn bounds(instance: &Instance) -> Vec<Bound> {
                 theorem_3(n, capacity),
                 "(1/2) log N Σ_{i=0}^{⌊loglog N⌋−1} 2^i / log(w(2^(2^i)) + 1), rounded up",
             ));
+            if let Some(value) = capacity_free_rounds(n) {
+                out.push(Bound::new(
+                    "capacity-free rounds",
+                    None,
+                    value,
+                    "the round model's optimum without the capacity rule: each round of height H fills every \
+                     height-H block as far as its informed processors allow, shortest path over informed sets \
+                     up to the tree's symmetries (exact under w = n; N ≤ 32)",
+                ));
+            }
         } else {
             out.push(Bound::new(
                 "round model tall rounds",
@@ -275,5 +435,17 @@ mod tests {
         assert_eq!(far_half(32, &n), 14);
         // FT-18 in the claims catalogue: N = 2^16, w ≡ 1 gives 120.
         assert_eq!(theorem_3(1 << 16, &one), 120);
+    }
+
+    /// Capacity-free rounds: 6, 12 and 20 for N = 4, 8, 16, the certified optima in rounds under
+    /// every capacity (README), and 26 for N = 32, above the tall-rounds bound 24 under w = n
+    /// and below the certified 28 under log n + 1 and FT-17's 30 under w = 1. Nothing above
+    /// N = 32.
+    #[test]
+    fn capacity_free_rounds_values() {
+        let values: Vec<Option<u64>> = [2, 4, 8, 16, 32, 64].map(capacity_free_rounds).to_vec();
+        assert_eq!(values, [Some(2), Some(6), Some(12), Some(20), Some(26), None]);
+        let n = Capacity::Power { beta: 1.0 };
+        assert_eq!(round_model_broadcast(32, &n), 24);
     }
 }

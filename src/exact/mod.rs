@@ -652,8 +652,6 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// The search from the strongest of `bounds` and the incumbent (see the module
-    /// documentation).
     /// The variables of the model `restriction` names at `horizon`.
     fn variables(&self, horizon: u64, restriction: Restriction) -> usize {
         match restriction {
@@ -694,16 +692,18 @@ impl<'a> Search<'a> {
         })
     }
 
-    /// The shortest witness the restricted model gives between `from` and the length of
-    /// `best` (bisection), for when the instance's own model is over the size guard. Its
-    /// infeasible answers bound only the restricted model, so they move `from`, never the
-    /// instance's lower bound. An undecided probe (it had half of the time left) moves `from`
-    /// too, as the witnesses are easier above it; the search ends when the time is up.
-    fn restricted_witnesses(&self, mut from: u64, mut best: Option<Checked>) -> Result<Option<Checked>> {
+    /// The shortest witness the restricted model gives between the proven bound `lo` (already
+    /// asked) and the length of `best` (bisection from `lo + 1`), for when the instance's own
+    /// model is over the size guard. Its infeasible answers bound only the restricted model, so
+    /// they raise where it looks, never the instance's lower bound. An undecided probe (it had
+    /// half of the time left) raises it too, as witnesses are easier above; the search ends
+    /// when the time is up.
+    fn restricted_witnesses(&self, lo: u64, mut best: Option<Checked>) -> Result<Option<Checked>> {
+        let mut from = lo + 1;
         while let Some(upper) = best.as_ref().map(Checked::length).filter(|&u| u > from) {
             let next = from + (upper - from - 1) / 2;
             match self.probe(next, Restriction::Restricted)? {
-                Decision::Feasible(checked) => best = Some(checked),
+                Decision::Feasible(checked) => best = Some(self.at_least(checked, lo)?),
                 Decision::Unknown(_) if self.time_left().is_err() => break,
                 Decision::Infeasible | Decision::Unknown(_) => from = next + 1,
             }
@@ -722,6 +722,8 @@ impl<'a> Search<'a> {
         Ok(checked)
     }
 
+    /// The search from the strongest of `bounds` and the incumbent (see the module
+    /// documentation).
     fn run(&self, bounds: &[Bound], incumbent: Option<Checked>) -> Result<Outcome> {
         let bound = bounds::strongest(bounds).map_or(0, |b| b.value);
         if let Some(inc) = &incumbent {
@@ -744,6 +746,15 @@ impl<'a> Search<'a> {
         if let Relaxed::Infeasible(at) = &relaxed {
             lo = lo.max(at.horizon + 1);
             infeasible = Some(at.clone());
+            if let Some(inc) = incumbent.as_ref().filter(|inc| inc.length() < lo) {
+                return Err(Error::Backend {
+                    backend: self.backend.name(),
+                    reason: format!(
+                        "the relaxation's bound {lo} is above the incumbent's checked length {}",
+                        inc.length()
+                    ),
+                });
+            }
         }
         // The first model is the restricted one when the search asks it for a witness.
         let restricted = (self.symmetric && incumbent.as_ref().is_none_or(|b| b.length() > bound))
@@ -813,7 +824,7 @@ impl<'a> Search<'a> {
                 }
                 Decision::Unknown(stop) => {
                     if matches!(stop, StopReason::SizeGuard { .. }) && first == Restriction::Restricted {
-                        best = self.restricted_witnesses(lo + 1, best)?;
+                        best = self.restricted_witnesses(lo, best)?;
                     }
                     return Ok(Outcome::Bounds { lower: lo, upper: best, stop });
                 }

@@ -114,12 +114,15 @@
 //!   Keeping only each processor's first receipt of it is a broadcast of length ≤ T. So the
 //!   product at T − 1 is infeasible when the broadcast at T − 1 is. For prefix, P_{N−1} must
 //!   form [0, N − 1]: backwards that is a broadcast from P_{N−1}, and the mirror i ↦ N − 1 − i
-//!   (a map of the fat-tree onto itself that keeps ranges as ranges) makes it one from P_0.
-//!   In rounds neither holds: a reversed round is not a round.
-//! - **Restriction ([`Encoder::restricted`], product only): broadcasts that run backwards.**
-//!   Backwards, a broadcast is a product with a non-commutative ⋆ when every processor's
-//!   subtree in the tree of first receipts is an index range: P_v sends its subtree's range
-//!   once all its children's ranges have arrived. The model is the broadcast model above
+//!   (a map of the fat-tree onto itself) makes it one from P_0. In rounds neither holds: a
+//!   reversed round is not a round.
+//! - **Restriction ([`Encoder::restricted`]): broadcasts that run backwards.** Backwards, a
+//!   broadcast is a product with a non-commutative ⋆ when every processor's subtree in the
+//!   tree of first receipts is an index range: P_v sends its subtree's range once all its
+//!   children's ranges have arrived. Forwards again after that, each message carrying the
+//!   prefix before its range, it is a prefix of twice its length (the sweeps of
+//!   [`crate::spec::reversal::prefix_sweeps`]; the prefix's restricted model at T is the
+//!   broadcast's at ⌊T/2⌋). The model is the broadcast model above
 //!   without `left_first` (a swap of two children breaks ranges) plus `d_{u}_{v}` ∈ {0,1} for
 //!   u, v ≠ 0 (u is a proper ancestor of v; P_0 is everyone's) and
 //!   `ancestor_parent`: x(u, v, ·) ⇒ d(u, v); `ancestor_down`/`ancestor_up`: when w ≠ u sends
@@ -130,7 +133,8 @@
 //!
 //! The search certifies the broadcast first and asks the restricted model for a witness at
 //! its optimum: at N = 16 and 32, under w = 1, log n + 1 and n, there is one every time, so the
-//! product's optimum is the broadcast's (README, "Fat-tree exact optima").
+//! product's optimum is the broadcast's (README, "Fat-tree exact optima"). For prefix the sweeps
+//! only bound the optimum from above.
 
 use super::time_expanded::{Held, Window, span};
 use super::{Encoder, EncoderEntry, Encoding, Event, Relaxation, Shape};
