@@ -228,6 +228,15 @@ impl Shapes {
         id
     }
 
+    /// Adds to `out` every shape of height k with a child shape from each of `left` and `right`.
+    fn join(&mut self, k: usize, left: &[u32], right: &[u32], out: &mut BTreeSet<u32>) {
+        for &l in left {
+            for &r in right {
+                out.insert(self.intern(k, l, r));
+            }
+        }
+    }
+
     /// The shapes of height k made from shape x by informing c more of its processors.
     fn fill(&mut self, k: usize, x: u32, c: u64) -> Rc<Vec<u32>> {
         if let Some(out) = self.fills.get(&(k, x, c)) {
@@ -246,11 +255,7 @@ impl Shapes {
             let mut out = BTreeSet::new();
             for ca in c.saturating_sub(fb)..=c.min(fa) {
                 let (left, right) = (self.fill(k - 1, a, ca), self.fill(k - 1, b, c - ca));
-                for &l in left.iter() {
-                    for &r in right.iter() {
-                        out.insert(self.intern(k, l, r));
-                    }
-                }
+                self.join(k, &left, &right, &mut out);
             }
             out.into_iter().collect()
         };
@@ -272,11 +277,7 @@ impl Shapes {
             let (a, b) = self.pairs[k][x as usize];
             let (left, right) = (self.round(k - 1, a, height), self.round(k - 1, b, height));
             let mut out = BTreeSet::new();
-            for &l in left.iter() {
-                for &r in right.iter() {
-                    out.insert(self.intern(k, l, r));
-                }
-            }
+            self.join(k, &left, &right, &mut out);
             out.into_iter().collect()
         };
         let out = Rc::new(out);

@@ -138,7 +138,16 @@ mod tests {
     use super::*;
 
     fn send(step: i64, from: usize, to: usize) -> FatTreeSend {
-        FatTreeSend { step, from, to, payload: [0, 0] }
+        carrying(step, from, to, [0, 0])
+    }
+
+    fn carrying(step: i64, from: usize, to: usize, payload: [usize; 2]) -> FatTreeSend {
+        FatTreeSend { step, from, to, payload }
+    }
+
+    /// Recursive halving on fat-tree:4.
+    fn halving() -> [FatTreeSend; 3] {
+        [send(1, 0, 2), send(5, 0, 1), send(5, 2, 3)]
     }
 
     /// fat-tree:4, P_0 → P_2 (height 2, steps 1–4), then P_0 → P_1 and P_2 → P_3 (height 1,
@@ -146,11 +155,9 @@ mod tests {
     /// P_3 → P_2 go first (steps 1–2), then P_2 → P_0 with [2, 3] in steps 3–6.
     #[test]
     fn a_recursive_halving_broadcast_reverses_into_a_product() {
-        let forward = [send(1, 0, 2), send(5, 0, 1), send(5, 2, 3)];
-        let product = |step, from, to, payload| FatTreeSend { step, from, to, payload };
         assert_eq!(
-            reverse_broadcast(&forward, 4).unwrap(),
-            vec![product(1, 1, 0, [1, 1]), product(1, 3, 2, [3, 3]), product(3, 2, 0, [2, 3])]
+            reverse_broadcast(&halving(), 4).unwrap(),
+            vec![carrying(1, 1, 0, [1, 1]), carrying(1, 3, 2, [3, 3]), carrying(3, 2, 0, [2, 3])]
         );
     }
 
@@ -159,10 +166,9 @@ mod tests {
     /// P_2 → P_3 carrying [0, 2] (formed from [0, 1] and its own a_2).
     #[test]
     fn the_sweeps_of_a_broadcast_are_a_prefix() {
-        let forward = [send(1, 0, 2), send(5, 0, 1), send(5, 2, 3)];
-        let sent = |step, from, to, payload| FatTreeSend { step, from, to, payload };
+        let sent = carrying;
         assert_eq!(
-            prefix_sweeps(&forward, 4).unwrap(),
+            prefix_sweeps(&halving(), 4).unwrap(),
             vec![
                 sent(1, 1, 0, [1, 1]),
                 sent(1, 3, 2, [3, 3]),
