@@ -88,6 +88,7 @@ use crate::spec::{Capacity, Instance, Model, Problem};
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap, HashMap};
 use std::rc::Rc;
+use std::sync::OnceLock;
 
 /// FT-2: 2 log N.
 pub fn diameter(processors: u64) -> u64 {
@@ -272,15 +273,14 @@ impl Shapes {
         }
         let out = if k == height {
             let informed = self.informed[k][x as usize];
-            self.fill(k, x, informed.min((1u64 << k) - informed)).as_ref().clone()
+            self.fill(k, x, informed.min((1u64 << k) - informed))
         } else {
             let (a, b) = self.pairs[k][x as usize];
             let (left, right) = (self.round(k - 1, a, height), self.round(k - 1, b, height));
             let mut out = BTreeSet::new();
             self.join(k, &left, &right, &mut out);
-            out.into_iter().collect()
+            Rc::new(out.into_iter().collect())
         };
-        let out = Rc::new(out);
         self.rounds.insert((k, x, height), out.clone());
         out
     }
@@ -297,10 +297,17 @@ impl Shapes {
 /// sets up to the symmetries, from P_0 alone to everyone. `None` above
 /// [`CAPACITY_FREE_ROUNDS_MAX`].
 pub fn capacity_free_rounds(processors: u64) -> Option<u64> {
+    // It depends on N alone and every bounds call asks for it: search once per N.
+    static KNOWN: [OnceLock<u64>; CAPACITY_FREE_ROUNDS_MAX.ilog2() as usize + 1] =
+        [const { OnceLock::new() }; CAPACITY_FREE_ROUNDS_MAX.ilog2() as usize + 1];
     if processors > CAPACITY_FREE_ROUNDS_MAX {
         return None;
     }
-    let levels = processors.ilog2() as usize;
+    Some(*KNOWN[processors.ilog2() as usize].get_or_init(|| shortest_rounds(processors.ilog2() as usize)))
+}
+
+/// The search of [`capacity_free_rounds`] on fat-tree:2^levels.
+fn shortest_rounds(levels: usize) -> u64 {
     let mut shapes = Shapes::new(levels);
     // P_0 alone, and everyone, at each height.
     let (mut start, mut full, mut empty) = (1u32, 1u32, 0u32);
@@ -312,7 +319,7 @@ pub fn capacity_free_rounds(processors: u64) -> Option<u64> {
     let mut queue = BinaryHeap::from([Reverse((0u64, start))]);
     while let Some(Reverse((d, x))) = queue.pop() {
         if x == full {
-            return Some(d);
+            return d;
         }
         if dist.get(&x).is_some_and(|&best| best < d) {
             continue;

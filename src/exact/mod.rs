@@ -738,11 +738,9 @@ impl<'a> Search<'a> {
             }
         }
         let (mut lo, mut infeasible) = (bound, None);
-        let relaxed = if incumbent.as_ref().is_none_or(|b| b.length() > bound) {
-            self.relax()?
-        } else {
-            Relaxed::Unsettled
-        };
+        // The incumbent is not certified: it is above the bound, or there is none.
+        let open = incumbent.as_ref().is_none_or(|b| b.length() > bound);
+        let relaxed = if open { self.relax()? } else { Relaxed::Unsettled };
         if let Relaxed::Infeasible(at) = &relaxed {
             lo = lo.max(at.horizon + 1);
             infeasible = Some(at.clone());
@@ -757,9 +755,7 @@ impl<'a> Search<'a> {
             }
         }
         // The first model is the restricted one when the search asks it for a witness.
-        let restricted = (self.symmetric && incumbent.as_ref().is_none_or(|b| b.length() > bound))
-            .then(|| self.encoder.restriction())
-            .flatten();
+        let restricted = (self.symmetric && open).then(|| self.encoder.restriction()).flatten();
         let first = if restricted.is_some() { Restriction::Restricted } else { Restriction::Full };
         let at_least = match first {
             Restriction::Full => self.encoder.min_variables(lo),

@@ -379,10 +379,17 @@ impl FatTreeBroadcast {
     }
 
     /// `ancestor` and `range` rows (module documentation, "Product by reversal"): d(u, v) is
-    /// whether u is a proper ancestor of v in the tree of first receipts, which `parents` gives
-    /// (the x of every message from a to b, by (a, b)), and every subtree is an index range.
-    fn constrain_ranges(&self, model: &mut Model, parents: &BTreeMap<(usize, usize), Vec<VarId>>) {
+    /// whether u is a proper ancestor of v in the tree of first receipts (the messages of
+    /// `traffic`), and every subtree is an index range.
+    fn constrain_ranges(&self, model: &mut Model, traffic: &Traffic) {
         let n = self.tree.n;
+        // The x of every message from a to b, by (a, b).
+        let mut parents: BTreeMap<(usize, usize), Vec<VarId>> = BTreeMap::new();
+        for &(x, event) in &traffic.events {
+            if let Event::Send(s) = event {
+                parents.entry((s.from, s.to)).or_default().push(x);
+            }
+        }
         let parent = |a: usize, b: usize| parents.get(&(a, b)).map_or_else(Linear::new, |xs| Linear::sum(xs));
         let mut d = vec![vec![None; n]; n];
         for (u, v) in self.tree.pairs(Some(0)).filter(|&(u, _)| u != 0) {
@@ -498,12 +505,10 @@ impl Encoder for FatTreeBroadcast {
             })
             .collect();
         let mut traffic = Traffic::new(tree, horizon);
-        let mut parents: BTreeMap<(usize, usize), Vec<VarId>> = BTreeMap::new();
         for (a, b) in tree.pairs(Some(0)) {
             for s in self.send_steps(a, b, horizon) {
                 let x = model.bool_var(format!("x_{a}_{b}_t{s}"));
                 traffic.add(x, a, b, s, [0, 0]);
-                parents.entry((a, b)).or_default().push(x);
             }
         }
         for (v, (held_v, arrivals)) in held.iter().zip(&traffic.arrivals).enumerate().skip(1) {
@@ -531,7 +536,7 @@ impl Encoder for FatTreeBroadcast {
             self.constrain_left_first(&mut model, &held, horizon);
         }
         if self.ranges {
-            self.constrain_ranges(&mut model, &parents);
+            self.constrain_ranges(&mut model, &traffic);
         }
         traffic.into_encoding(model, horizon)
     }

@@ -267,12 +267,12 @@ impl Encoder for Gossip<'_> {
 
     /// One variable per orbit of the rotations.
     fn restricted_min_variables(&self, horizon: u64) -> usize {
-        self.min_variables(horizon) / self.rotations.as_ref().map_or(1, |r| r.perms.len())
+        self.min_variables(horizon) / self.orbit()
     }
 
     /// One variable per orbit of the rotations.
     fn restricted_variables(&self, horizon: u64) -> usize {
-        self.variables(horizon) / self.rotations.as_ref().map_or(1, |r| r.perms.len())
+        self.variables(horizon) / self.orbit()
     }
 
     /// The model with each variable identified with its images under the grid's rotations
@@ -330,6 +330,12 @@ impl Place {
 }
 
 impl Gossip<'_> {
+    /// How many variables of the full model make one of the restricted model: the number of
+    /// rotations (1 without them).
+    fn orbit(&self) -> usize {
+        self.rotations.as_ref().map_or(1, |r| r.perms.len())
+    }
+
     /// The model at `horizon` and its holding variables `(var, token, node, τ)`.
     fn build(&self, horizon: u64) -> (Encoding, Vec<(VarId, usize, usize, u64)>) {
         let net = &self.instance.network;

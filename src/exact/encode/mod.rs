@@ -219,11 +219,10 @@ pub trait Encoder {
     }
 }
 
-/// Another instance whose every schedule's optimum is at most the instance's: every schedule
-/// of the instance maps to one of it of no greater length. Its infeasibility at a horizon is the
-/// instance's, so its optimum is a lower bound the search certifies by the relaxation's own
-/// exact search (`certify`, [`crate::certify::Certificate::InfeasibleAtTMinus1`] with
-/// `relaxation`).
+/// Another instance into which every schedule of the instance maps with no greater length, so
+/// that its infeasibility at a horizon is the instance's and its optimum a lower bound; the
+/// search certifies that optimum with the relaxation's own exact search
+/// ([`crate::certify::Certificate::InfeasibleAtTMinus1`] with `relaxation`).
 #[derive(Debug, Clone)]
 pub struct Relaxation {
     /// How the certificate names it ("the broadcast it reverses into").
