@@ -86,9 +86,9 @@
 use super::Bound;
 use crate::spec::{Capacity, Instance, Model, Problem};
 use std::cmp::Reverse;
-use std::collections::{BTreeSet, BinaryHeap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap};
 use std::rc::Rc;
-use std::sync::OnceLock;
+use std::sync::Mutex;
 
 /// FT-2: 2 log N.
 pub fn diameter(processors: u64) -> u64 {
@@ -183,9 +183,23 @@ pub fn round_model_reduction(processors: u64, capacity: &Capacity) -> u64 {
     tall_rounds(processors, |h| (1u64 << h).min(capacity.w(1 << h).saturating_mul(levels - u64::from(h))))
 }
 
-/// The largest N for which [`capacity_free_rounds`] is computed (7372 informed sets at
-/// N = 32; their number grows doubly exponentially with log N).
-pub const CAPACITY_FREE_ROUNDS_MAX: u64 = 32;
+/// The largest N for which [`rounds_optimum`] is computed (26 796 informed sets up to the
+/// symmetries at N = 32; their number grows doubly exponentially with log N).
+pub const ROUNDS_OPTIMUM_MAX: u64 = 32;
+
+/// A count per height 0 … 5 (log N ≤ 5).
+type PerHeight = [u8; 6];
+
+/// One way a block can take part in a round: its informed set after the round (a shape id),
+/// the receipts it takes from senders outside it, by the height of their message's lowest
+/// common ancestor (index h; h > the block's height), and how many of its informed
+/// processors may still send a message out of it (at most its up-channel's capacity).
+#[derive(Clone, Copy)]
+struct Part {
+    after: u32,
+    demand: PerHeight,
+    supply: u8,
+}
 
 /// Informed sets of processors up to the fat-tree's symmetries (swapping the two children of
 /// any tree node), interned per height: at height 0, id 0 is an uninformed processor and id 1
@@ -196,23 +210,34 @@ struct Shapes {
     ids: Vec<HashMap<(u32, u32), u32>>,
     /// informed[k][id]: its informed processors.
     informed: Vec<Vec<u64>>,
-    /// Memo of [`Shapes::fill`] and [`Shapes::round`].
+    /// occupied[k][id][j], j ≤ k: its height-j subtrees holding an informed processor.
+    occupied: Vec<Vec<PerHeight>>,
+    /// limits[k] = w(2^k), the capacity of every channel above a height-k node, or `None` when
+    /// no channel binds (w(2^k) ≥ 2^k at every height).
+    limits: Option<Vec<u64>>,
+    /// Memo of [`Shapes::fill`], [`Shapes::round`] and [`Shapes::parts`].
     fills: HashMap<(usize, u32, u64), Rc<Vec<u32>>>,
     rounds: HashMap<(usize, u32, usize), Rc<Vec<u32>>>,
+    parts: HashMap<(usize, u32, usize), Rc<Vec<Part>>>,
 }
 
 impl Shapes {
-    fn new(levels: usize) -> Self {
+    fn new(levels: usize, limits: Option<Vec<u64>>) -> Self {
         let mut informed = vec![Vec::new(); levels + 1];
         informed[0] = vec![0, 1];
+        let mut occupied = vec![Vec::new(); levels + 1];
+        occupied[0] = vec![[0; 6], [1, 0, 0, 0, 0, 0]];
         let mut pairs = vec![Vec::new(); levels + 1];
         pairs[0] = vec![(0, 0), (0, 0)];
         Self {
             pairs,
             ids: vec![HashMap::new(); levels + 1],
             informed,
+            occupied,
+            limits,
             fills: HashMap::new(),
             rounds: HashMap::new(),
+            parts: HashMap::new(),
         }
     }
 
@@ -226,7 +251,34 @@ impl Shapes {
         self.ids[k].insert(key, id);
         let count = self.informed[k - 1][a as usize] + self.informed[k - 1][b as usize];
         self.informed[k].push(count);
+        let (left, right) = (self.occupied[k - 1][a as usize], self.occupied[k - 1][b as usize]);
+        let mut occupied: PerHeight = std::array::from_fn(|j| left[j] + right[j]);
+        occupied[k] = u8::from(count > 0);
+        self.occupied[k].push(occupied);
         id
+    }
+
+    /// A lower bound on the steps from shape x (height L) to everyone informed: FT-16's tall
+    /// rounds from x. A round of height H > j lets each height-j subtree holding an informed
+    /// processor send at most f_j = min(w(2^j), 2^j) messages out of it, so it multiplies the
+    /// occupied height-j subtrees by at most 1 + f_j, and rounds of height ≤ j occupy none. With
+    /// g_j the least g such that occupied_j · (1 + f_j)^g ≥ 2^(L − j), at least g_j more rounds
+    /// are taller than j, and a round of height H counts for j = 0 … H − 1: 2 Σ_j g_j steps.
+    /// A round of height H lowers each g_j (j < H) by at most one, so the bound never drops by
+    /// more than the round's 2H steps (it is consistent, and A* on it is exact).
+    fn to_go(&self, levels: usize, x: u32) -> u64 {
+        let occupied = self.occupied[levels][x as usize];
+        (0..levels)
+            .map(|j| {
+                let grow = 1 + self.limits.as_ref().map_or(1u64 << j, |w| w[j]);
+                let (mut reach, mut g) = (u64::from(occupied[j]).max(1), 0);
+                while reach < 1 << (levels - j) {
+                    reach *= grow;
+                    g += 1;
+                }
+                2 * g
+            })
+            .sum()
     }
 
     /// Adds to `out` every shape of height k with a child shape from each of `left` and `right`.
@@ -265,15 +317,111 @@ impl Shapes {
         out
     }
 
-    /// The shapes of height k that a round of height H ≤ k can leave from shape x: every
-    /// height-H block informs as many more processors as it has informed ones, or all.
+    /// The ways a height-k block of shape x can take part in a round of height H > k. A
+    /// processor receives from one sender and an informed one may send one message; a
+    /// receipt in one child whose message's LCA is this node is served from the other child's
+    /// supply. What leaves the block crosses its up-channel in the round's step k + 1 and what
+    /// enters it with LCA height h crosses its down-channel in step 2h − k, so supply is capped
+    /// by w(2^k) and no demand may exceed it. Per (after, demand), the most supply is kept.
+    fn parts(&mut self, k: usize, x: u32, height: usize) -> Rc<Vec<Part>> {
+        if let Some(out) = self.parts.get(&(k, x, height)) {
+            return out.clone();
+        }
+        let mut best: HashMap<(u32, PerHeight), u8> = HashMap::new();
+        if k == 0 {
+            if x == 1 {
+                best.insert((1, PerHeight::default()), 1);
+            } else {
+                best.insert((0, PerHeight::default()), 0);
+                for h in 1..=height {
+                    let mut demand = PerHeight::default();
+                    demand[h] = 1;
+                    best.insert((1, demand), 0);
+                }
+            }
+        } else {
+            let (a, b) = self.pairs[k][x as usize];
+            let (left, right) = (self.parts(k - 1, a, height), self.parts(k - 1, b, height));
+            for l in left.iter() {
+                for r in right.iter() {
+                    let (l_to_r, r_to_l) = (r.demand[k], l.demand[k]);
+                    if l_to_r > l.supply || r_to_l > r.supply {
+                        continue;
+                    }
+                    // Below k every demand is served already; at k it is served right here.
+                    let mut demand: PerHeight = std::array::from_fn(|h| l.demand[h] + r.demand[h]);
+                    demand[k] = 0;
+                    let supply = l.supply - l_to_r + r.supply - r_to_l;
+                    let after = self.intern(k, l.after, r.after);
+                    let entry = best.entry((after, demand)).or_insert(supply);
+                    *entry = (*entry).max(supply);
+                }
+            }
+        }
+        let limit = self.limits.as_ref().map_or(u64::MAX, |w| w[k]);
+        let out: Vec<Part> = best
+            .into_iter()
+            .filter(|((_, demand), _)| demand.iter().all(|&d| u64::from(d) <= limit))
+            .map(|((after, demand), supply)| Part {
+                after,
+                demand,
+                supply: u64::from(supply).min(limit) as u8,
+            })
+            .collect();
+        let out = Rc::new(out);
+        self.parts.insert((k, x, height), out.clone());
+        out
+    }
+
+    /// The shapes a height-H block of shape x can reach in a round of height H: its children's
+    /// [`Shapes::parts`], each child serving the other's receipts from across this node. Only
+    /// a child's demand at height H and its supply matter here, so each child's parts are
+    /// first cut to the (demand, supply) trade-offs of each shape it can reach, keeping those
+    /// that no other beats on both.
+    fn trade(&mut self, k: usize, x: u32) -> Rc<Vec<u32>> {
+        let (a, b) = self.pairs[k][x as usize];
+        let fronts = |parts: &[Part]| {
+            let mut fronts: BTreeMap<u32, Vec<(u8, u8)>> = BTreeMap::new();
+            for part in parts {
+                let offer = (part.demand[k], part.supply);
+                let front = fronts.entry(part.after).or_default();
+                if !front.iter().any(|&(d, s)| d <= offer.0 && s >= offer.1) {
+                    front.retain(|&(d, s)| !(offer.0 <= d && offer.1 >= s));
+                    front.push(offer);
+                }
+            }
+            fronts
+        };
+        let (left, right) = (fronts(&self.parts(k - 1, a, k)), fronts(&self.parts(k - 1, b, k)));
+        let mut out = BTreeSet::new();
+        for (&l, l_front) in &left {
+            for (&r, r_front) in &right {
+                let served = |&(l_demand, l_supply): &(u8, u8)| {
+                    r_front.iter().any(|&(r_demand, r_supply)| r_demand <= l_supply && l_demand <= r_supply)
+                };
+                if l_front.iter().any(served) {
+                    out.insert(self.intern(k, l, r));
+                }
+            }
+        }
+        Rc::new(out.into_iter().collect())
+    }
+
+    /// The shapes of height k that a round of height H ≤ k can leave from shape x. Without
+    /// binding channels, every height-H block informs as many more processors as it has
+    /// informed ones, or all (informing more is never worse: the extra holders may stay
+    /// idle); with them, every informed set its [`Shapes::parts`] reach.
     fn round(&mut self, k: usize, x: u32, height: usize) -> Rc<Vec<u32>> {
         if let Some(out) = self.rounds.get(&(k, x, height)) {
             return out.clone();
         }
         let out = if k == height {
-            let informed = self.informed[k][x as usize];
-            self.fill(k, x, informed.min((1u64 << k) - informed))
+            if self.limits.is_some() {
+                self.trade(k, x)
+            } else {
+                let informed = self.informed[k][x as usize];
+                self.fill(k, x, informed.min((1u64 << k) - informed))
+            }
         } else {
             let (a, b) = self.pairs[k][x as usize];
             let (left, right) = (self.round(k - 1, a, height), self.round(k - 1, b, height));
@@ -286,29 +434,45 @@ impl Shapes {
     }
 }
 
-/// Capacity-free rounds (ours): the exact optimum of broadcast in the round model with the
-/// capacity rule dropped, hence a lower bound under every capacity, and the optimum itself
-/// under w = n (a channel above 2^k processors then has capacity 2^k, and in one step it never
-/// carries more: the messages crossing it in one step leave, or reach, distinct processors of
-/// its subtree). Without capacities a round of height H only pairs informed and uninformed
-/// processors inside each height-H block, and informing more is never worse (the extra holders
-/// may stay idle), so every block informs min(informed, uninformed) more. What is left is
-/// which ones: a shortest path (Dijkstra, a round of height H costing 2H steps) over informed
-/// sets up to the symmetries, from P_0 alone to everyone. `None` above
-/// [`CAPACITY_FREE_ROUNDS_MAX`].
-pub fn capacity_free_rounds(processors: u64) -> Option<u64> {
-    // It depends on N alone and every bounds call asks for it: search once per N.
-    static KNOWN: [OnceLock<u64>; CAPACITY_FREE_ROUNDS_MAX.ilog2() as usize + 1] =
-        [const { OnceLock::new() }; CAPACITY_FREE_ROUNDS_MAX.ilog2() as usize + 1];
-    if processors > CAPACITY_FREE_ROUNDS_MAX {
+/// Broadcast's optimum in the round model (ours), for N ≤ [`ROUNDS_OPTIMUM_MAX`]: a lower bound
+/// that no schedule in rounds beats, and that is attained.
+///
+/// A round's messages are all submitted in its first step, so its channel loads are per-block
+/// counts: the messages leaving a height-k block all cross its up-channel in the round's step
+/// k + 1, and those entering it whose lowest common ancestor has height h all cross its
+/// down-channel in step 2h − k. Each processor sends and receives at most one message per
+/// round, and only messages from an informed processor to an uninformed one inform anyone.
+/// So a round of height H is exactly a choice, bottom-up, of `Shapes::parts` per block: who
+/// receives, from which LCA height, and how many senders go up, within w(2^k) per channel.
+/// A channel above 2^k processors never carries more than 2^k messages in one step (they
+/// leave, or reach, distinct processors below it), so w(2^k) ≥ 2^k at every height is the
+/// capacity-free case, where each block simply fills. What is left is which informed sets
+/// to go through: a shortest path (a round of height H costing 2H steps) over informed sets
+/// up to the tree's symmetries, from P_0 alone to everyone, found by A* on the tall rounds
+/// still needed (`Shapes::to_go`). Computed once per N and capacity; `None` above
+/// [`ROUNDS_OPTIMUM_MAX`].
+pub fn rounds_optimum(processors: u64, capacity: &Capacity) -> Option<u64> {
+    static KNOWN: Mutex<BTreeMap<(u32, Vec<u64>), u64>> = Mutex::new(BTreeMap::new());
+    if processors > ROUNDS_OPTIMUM_MAX {
         return None;
     }
-    Some(*KNOWN[processors.ilog2() as usize].get_or_init(|| shortest_rounds(processors.ilog2() as usize)))
+    let levels = processors.ilog2();
+    let widths: Vec<u64> = (0..=levels).map(|k| capacity.w(1 << k).min(1 << k)).collect();
+    let key = (levels, widths);
+    // A search that panicked left nothing half-written: the map stays usable.
+    let known = || KNOWN.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(&value) = known().get(&key) {
+        return Some(value);
+    }
+    let binding = key.1.iter().enumerate().any(|(k, &w)| w < 1 << k);
+    let value = shortest_rounds(levels as usize, binding.then(|| key.1.clone()));
+    known().insert(key, value);
+    Some(value)
 }
 
-/// The search of [`capacity_free_rounds`] on fat-tree:2^levels.
-fn shortest_rounds(levels: usize) -> u64 {
-    let mut shapes = Shapes::new(levels);
+/// The search of [`rounds_optimum`] on fat-tree:2^levels.
+fn shortest_rounds(levels: usize, limits: Option<Vec<u64>>) -> u64 {
+    let mut shapes = Shapes::new(levels, limits);
     // P_0 alone, and everyone, at each height.
     let (mut start, mut full, mut empty) = (1u32, 1u32, 0u32);
     for k in 1..=levels {
@@ -316,8 +480,8 @@ fn shortest_rounds(levels: usize) -> u64 {
             (shapes.intern(k, start, empty), shapes.intern(k, full, full), shapes.intern(k, empty, empty));
     }
     let mut dist: HashMap<u32, u64> = HashMap::from([(start, 0)]);
-    let mut queue = BinaryHeap::from([Reverse((0u64, start))]);
-    while let Some(Reverse((d, x))) = queue.pop() {
+    let mut queue = BinaryHeap::from([Reverse((shapes.to_go(levels, start), 0u64, start))]);
+    while let Some(Reverse((_, d, x))) = queue.pop() {
         if x == full {
             return d;
         }
@@ -329,7 +493,7 @@ fn shortest_rounds(levels: usize) -> u64 {
                 let next = d + 2 * height as u64;
                 if y != x && dist.get(&y).is_none_or(|&best| next < best) {
                     dist.insert(y, next);
-                    queue.push(Reverse((next, y)));
+                    queue.push(Reverse((next + shapes.to_go(levels, y), next, y)));
                 }
             }
         }
@@ -393,14 +557,15 @@ pub fn bounds(instance: &Instance) -> Vec<Bound> {
                 theorem_3(n, capacity),
                 "(1/2) log N Σ_{i=0}^{⌊loglog N⌋−1} 2^i / log(w(2^(2^i)) + 1), rounded up",
             ));
-            if let Some(value) = capacity_free_rounds(n) {
+            if let Some(value) = rounds_optimum(n, capacity) {
                 out.push(Bound::new(
-                    "capacity-free rounds",
+                    "round-model optimum",
                     None,
                     value,
-                    "the round model's optimum without the capacity rule: each round of height H fills every \
-                     height-H block as far as its informed processors allow, shortest path over informed sets \
-                     up to the tree's symmetries (exact under w = n; N ≤ 32)",
+                    "shortest path over informed sets up to the tree's symmetries, a round of height H costing 2H \
+                     steps and reaching every informed set that per-block counts allow: one message out and one in \
+                     per processor, at most w(2^k) leaving each height-k block and at most w(2^k) entering it per \
+                     LCA height (exact; N ≤ 32)",
                 ));
             }
         } else {
@@ -445,15 +610,23 @@ mod tests {
         assert_eq!(theorem_3(1 << 16, &one), 120);
     }
 
-    /// Capacity-free rounds: 6, 12 and 20 for N = 4, 8, 16, the certified optima in rounds under
-    /// every capacity (README), and 26 for N = 32, above the tall-rounds bound 24 under w = n
-    /// and below the certified 28 under log n + 1 and FT-17's 30 under w = 1. Nothing above
-    /// N = 32.
+    /// The round-model optimum: 2, 6, 12 and 20 for N = 2 … 16 under every capacity (the
+    /// certified optima in rounds, README); at N = 32, 30 under w = 1 (FT-17's tall rounds, met
+    /// by the naive algorithm), 28 under log n + 1 and 26 under w = n (both certified by the
+    /// exact layer before this bound existed: 27 infeasible in z3, and [24, 26] closed by the
+    /// capacity-free search), above the tall-rounds bound 24 under w = n. Nothing above N = 32.
     #[test]
-    fn capacity_free_rounds_values() {
-        let values: Vec<Option<u64>> = [2, 4, 8, 16, 32, 64].map(capacity_free_rounds).to_vec();
-        assert_eq!(values, [Some(2), Some(6), Some(12), Some(20), Some(26), None]);
+    fn rounds_optimum_values() {
+        let one = Capacity::Constant { value: 1 };
+        let log = Capacity::LogPlusOne;
         let n = Capacity::Power { beta: 1.0 };
+        for capacity in [&one, &log, &n] {
+            let values: Vec<Option<u64>> = [2, 4, 8, 16, 64].map(|p| rounds_optimum(p, capacity)).to_vec();
+            assert_eq!(values, [Some(2), Some(6), Some(12), Some(20), None], "{capacity:?}");
+        }
+        let at_32 = [&one, &log, &n].map(|c| rounds_optimum(32, c));
+        assert_eq!(at_32, [Some(30), Some(28), Some(26)]);
+        assert_eq!(round_model_broadcast(32, &one), 30);
         assert_eq!(round_model_broadcast(32, &n), 24);
     }
 }

@@ -443,7 +443,7 @@ fn fat_tree_product_optimum_on_eight_processors_is_the_broadcasts() {
 
 /// Paper 002 §4.2 round model on fat-tree:16 under w = log n + 1 and w = n: the optimum is 20,
 /// as under w = 1 (FT-17's tall-rounds bound, attained by the naive broadcast), although the
-/// round-model bound there is only 16. The capacity-free rounds bound says 20; without it, the
+/// round-model bound there is only 16. The round-model optimum bound says 20; without it, the
 /// SAT backend certifies 20 independently, with a checked proof that 19 is infeasible.
 #[cfg(feature = "sat")]
 #[test]
@@ -459,10 +459,10 @@ fn fat_tree_rounds_on_sixteen_processors_take_twenty_under_every_capacity() {
         .unwrap();
         let (t, certificate) = optimum(&inst, BackendKind::Sat);
         assert_eq!(t, 20, "{capacity}");
-        assert_eq!(certificate.to_string(), "lower-bound capacity-free rounds = 20", "{capacity}");
+        assert_eq!(certificate.to_string(), "lower-bound round-model optimum = 20", "{capacity}");
         let bounds: Vec<_> = commsched::bounds::lower_bounds(&inst)
             .into_iter()
-            .filter(|b| b.name != "capacity-free rounds")
+            .filter(|b| b.name != "round-model optimum")
             .collect();
         assert_eq!(commsched::bounds::strongest(&bounds).map(|b| b.value), Some(16), "{capacity}");
         match exact::solve(&inst, BackendKind::Sat, &SolveOptions::default(), &bounds, None).unwrap() {
