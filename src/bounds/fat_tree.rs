@@ -157,12 +157,17 @@ pub fn far_half(processors: u64, capacity: &Capacity) -> u64 {
 /// Round model: 2 Σ_h g(h) with g(h) the least integer such that (1 + f_h)^g ≥ 2^(L−h), where
 /// f_h is the growth per tall round (`growth(h)`).
 fn tall_rounds(processors: u64, growth: impl Fn(u32) -> u64) -> u64 {
-    let levels = processors.ilog2();
+    tall_rounds_from(processors.ilog2(), |_| 1, growth)
+}
+
+/// [`tall_rounds`] from `occupied(h)` occupied height-h subtrees instead of one:
+/// g(h) is the least integer with occupied(h) · (1 + f_h)^g ≥ 2^(L−h).
+fn tall_rounds_from(levels: u32, occupied: impl Fn(u32) -> u64, growth: impl Fn(u32) -> u64) -> u64 {
     (0..levels)
         .map(|h| {
             let factor = u128::from(1 + growth(h).max(1));
             let target = 1u128 << (levels - h);
-            let (mut reach, mut g) = (1u128, 0u64);
+            let (mut reach, mut g) = (u128::from(occupied(h).max(1)), 0u64);
             while reach < target {
                 reach = reach.saturating_mul(factor);
                 g += 1;
@@ -259,7 +264,7 @@ impl Shapes {
     }
 
     /// A lower bound on the steps from shape x (height L) to everyone informed: FT-16's tall
-    /// rounds from x. A round of height H > j lets each height-j subtree holding an informed
+    /// rounds ([`tall_rounds_from`]) from x. A round of height H > j lets each height-j subtree holding an informed
     /// processor send at most f_j = min(w(2^j), 2^j) messages out of it, so it multiplies the
     /// occupied height-j subtrees by at most 1 + f_j, and rounds of height ≤ j occupy none. With
     /// g_j the least g such that occupied_j · (1 + f_j)^g ≥ 2^(L − j), at least g_j more rounds
@@ -268,17 +273,11 @@ impl Shapes {
     /// more than the round's 2H steps (it is consistent, and A* on it is exact).
     fn to_go(&self, levels: usize, x: u32) -> u64 {
         let occupied = self.occupied[levels][x as usize];
-        (0..levels)
-            .map(|j| {
-                let grow = 1 + self.limits.as_ref().map_or(1u64 << j, |w| w[j]);
-                let (mut reach, mut g) = (u64::from(occupied[j]).max(1), 0);
-                while reach < 1 << (levels - j) {
-                    reach *= grow;
-                    g += 1;
-                }
-                2 * g
-            })
-            .sum()
+        tall_rounds_from(
+            levels as u32,
+            |j| u64::from(occupied[j as usize]),
+            |j| self.limits.as_ref().map_or(1u64 << j, |w| w[j as usize]),
+        )
     }
 
     /// Adds to `out` every shape of height k with a child shape from each of `left` and `right`.
