@@ -273,6 +273,48 @@ fn product_and_prefix_track_broadcast() {
     }
 }
 
+/// Ours, `prefix-fenwick-pieces` (pipelined, N = 2 … 128, every capacity family): checked, never
+/// below a bound, and shorter than the paper's prefix (the two sweeps) on every tree
+/// except under w = 1 from N = 64 (73 and 119 against 70 and 88). With no channel binding
+/// (w = n) it is at most the hypercube scan's log N (log N + 1) steps, which its p = log N run
+/// is; at N = 4 under w = log n + 1 and n it meets the far-half bound 5. Its lengths under
+/// w = 1, log n + 1 and n, pinned (heuristic values, measured):
+#[test]
+fn fenwick_pieces_prefix() {
+    let pinned: [(&str, [u64; 7]); 3] = [
+        ("const:1", [2, 7, 15, 27, 45, 73, 119]),
+        ("log+1", [2, 5, 10, 17, 28, 41, 58]),
+        ("pow:1", [2, 5, 9, 13, 19, 27, 37]),
+    ];
+    for cap_s in FAMILIES {
+        for l in 1..=7u32 {
+            let n = 1usize << l;
+            let inst = instance(Problem::Prefix, n, cap_s, false);
+            let (_, ours) = run("prefix-fenwick-pieces", &inst);
+            assert_bounds(&inst, ours, "prefix-fenwick-pieces");
+            let (_, sweeps) = run("prefix", &inst);
+            let longer = *cap_s == "const:1" && n >= 64;
+            assert!(ours != sweeps && (ours > sweeps) == longer, "{ours} vs {sweeps}, {}", describe(&inst));
+            if *cap_s == "pow:1" {
+                assert!(ours <= u64::from(l * (l + 1)), "{ours}, {}", describe(&inst));
+            }
+            if let Some((_, row)) = pinned.iter().find(|(c, _)| c == cap_s) {
+                assert_eq!(ours, row[l as usize - 1], "{}", describe(&inst));
+            }
+        }
+    }
+    for cap_s in ["log+1", "pow:1"] {
+        let inst = instance(Problem::Prefix, 4, cap_s, false);
+        let strongest = bounds::strongest(&bounds::lower_bounds(&inst)).unwrap().value;
+        assert_eq!((run("prefix-fenwick-pieces", &inst).1, strongest), (5, 5));
+    }
+    let too_big = instance(Problem::Prefix, 256, "pow:1", false);
+    let refusal = heuristics::find("prefix-fenwick-pieces").unwrap().applies(&too_big).unwrap_err();
+    assert!(refusal.contains("over the 128 processors"), "{refusal}");
+    let rounds = instance(Problem::Prefix, 8, "pow:1", true);
+    assert!(heuristics::find("prefix-fenwick-pieces").unwrap().applies(&rounds).is_err());
+}
+
 /// The reversal turns each of the three broadcasts into a product of the same length (their
 /// copies spread in index order), and it refuses a broadcast whose
 /// gathered ranges are not contiguous (which would need a commutative ⋆, FT-23).

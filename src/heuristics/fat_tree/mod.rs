@@ -12,8 +12,10 @@
 //! | `pipelined-broadcast` | [`pipelined_broadcast`](mod@pipelined_broadcast) | broadcast | pipelined | T'(N) = S(N) + T'(N/(r p)) + γ log N | FT-9, FT-10 |
 //! | `product` | [`product`](mod@product) | product | both | the shortest broadcast's length | FT-23, FT-24 |
 //! | `prefix` | [`prefix`](mod@prefix) | prefix | both | ≤ twice the shortest broadcast's | FT-23, FT-24 |
+//! | `prefix-fenwick-pieces` (ours) | [`fenwick_pieces`](mod@fenwick_pieces) | prefix | pipelined, N ≤ 128 | none | compare FT-23, FT-24 |
 
 pub mod broadcast;
+pub mod fenwick_pieces;
 pub mod naive_broadcast;
 pub mod pipelined_broadcast;
 pub mod plan;
@@ -22,6 +24,7 @@ pub mod product;
 pub mod sparse_broadcast;
 
 pub use broadcast::{broadcast, broadcast_plan};
+pub use fenwick_pieces::fenwick_pieces;
 pub use naive_broadcast::naive_broadcast;
 pub use pipelined_broadcast::{pipelined_broadcast, pipelined_plan};
 pub use plan::{Hop, Phase};
@@ -41,6 +44,7 @@ pub static METHODS: &[Method] = &[
     pipelined_broadcast::METHOD,
     product::METHOD,
     prefix::METHOD,
+    fenwick_pieces::METHOD,
 ];
 
 /// Where a paper-002 algorithm applies: `problem` on an ideal fat-tree, in `models`.

@@ -1,0 +1,389 @@
+//! # Prefix by Fenwick pieces (ours, not paper 002's)
+//!
+//! Paper 002's prefix (§5, FT-23, FT-24; [`prefix`](mod@super::prefix)) runs a broadcast
+//! backwards and then forwards, twice its length. This one overlaps everything: no processor
+//! waits for a sweep, every one gathers its own chain.
+//!
+//! **The chain.** Processor j's goal [0, j] is, for every bit k set in j from the highest
+//! down, the block of 2^k processors just left of j's ancestor at height k (its left sibling
+//! block: [j' − 2^k, j' − 1] with j' = j with bits 0..k cleared), then a_j itself, the Fenwick
+//! decomposition of [0, j]. Every block is aligned, so each splits into aligned *pieces* of
+//! 2^p processors for any p ≤ k.
+//!
+//! **Phase 1, recursive doubling up to 2^p.** For q = 1..=p every processor i sends the
+//! aligned block of 2^(q−1) that holds it to i ⊕ 2^(q−1) (the hypercube scan's exchange), as
+//! soon as it holds that block and the model lets it: afterwards every processor holds the
+//! aligned piece of 2^p around it, and the left sibling blocks below height p, which it
+//! received from its partners on the way.
+//!
+//! **Phase 2, pieces gathered.** For every bit k ≥ p set in j, j needs the 2^(k−p) pieces of
+//! its left sibling block of height k. Any processor holding a piece may send it: its members
+//! after phase 1, and every processor that has received it. Steps are scheduled in order; in
+//! step s, for each height H from the root down (the longest messages first), the receivers
+//! still missing a piece whose receive slot at the arrival step s + 2H − 1 is free are
+//! matched, by a maximum bipartite matching, with the senders at LCA height H that have a free
+//! submit slot and hold one of their missing pieces; a matched sender sends the piece with
+//! fewest holders, and receivers that the capacities turn away try their other senders.
+//!
+//! Every message carries an aligned block its sender holds, so the payload rule holds, and
+//! each processor ends holding its chain. The capacity and processor rules are kept by a
+//! timetable of every channel, submission and receipt; the checker verifies the result. The
+//! method keeps the shortest of p = 0..=log N (p = log N is the plain hypercube scan, with no
+//! pieces). Pipelined only: messages leave in any step, which the round model forbids.
+//!
+//! **Measured** (tests in `tests/integration/fat_tree_algorithms.rs`): on fat-tree:8 under
+//! w = n it meets the certified optimum 9; on fat-tree:16 it takes 13, 17 and 25 steps under
+//! w = n, log n + 1 and 1, against the broadcast's certified optimum 12 and the two sweeps'
+//! 24. It is not optimal in general: capacities below n force many pieces through the root.
+//! The greedy costs about N³ / 2^p bit operations per step, so it runs up to
+//! [`MAX_PROCESSORS`].
+
+use crate::error::Result;
+use crate::heuristics::Method;
+use crate::spec::applicability::fat_tree_with_valid_capacity;
+use crate::spec::network::fat_tree_lca_height;
+use crate::spec::{FatTreeSend, Instance, ModelClass, Node, ProblemKind, Schedule};
+use std::collections::BTreeMap;
+
+/// The largest fat-tree the list scheduler runs on.
+pub const MAX_PROCESSORS: usize = 128;
+
+/// The shortest of the schedules for p = 0..=log N (module documentation).
+pub fn fenwick_pieces(inst: &Instance) -> Result<Schedule> {
+    let n = inst.network.len();
+    let capacity = super::capacity(inst)?;
+    let caps: Vec<u64> = (0..n.trailing_zeros()).map(|k| capacity.w(1 << k)).collect();
+    let sends = (0..=n.trailing_zeros())
+        .map(|p| Gathering::new(n, &caps, p as usize).run())
+        .min_by_key(|sends| length(sends))
+        .unwrap_or_default();
+    Ok(Schedule::FatTree(sends))
+}
+
+/// The step at whose end the last message is received.
+fn length(sends: &[FatTreeSend]) -> i64 {
+    sends.iter().map(|m| m.step + 2 * fat_tree_lca_height(m.from, m.to) as i64 - 1).max().unwrap_or(0)
+}
+
+/// Every channel, submission and receipt reserved so far.
+struct Timetable {
+    n: usize,
+    /// w(2^k) per height k.
+    caps: Vec<u64>,
+    /// Per step, per processor: it submits a message.
+    submits: Steps<bool>,
+    /// Per step, per processor: it receives a message.
+    receipts: Steps<bool>,
+    /// Per step, per channel: the messages crossing it; a channel is `(heap index of its tree
+    /// node) * 2 + (1 if up)`.
+    loads: Steps<u64>,
+    sends: Vec<FatTreeSend>,
+}
+
+/// A table indexed by step (from 1) and then by a processor or channel, grown on demand.
+struct Steps<T> {
+    width: usize,
+    rows: Vec<Vec<T>>,
+}
+
+impl<T: Copy + Default> Steps<T> {
+    fn new(width: usize) -> Self {
+        Steps { width, rows: Vec::new() }
+    }
+
+    fn get(&self, step: i64, i: usize) -> T {
+        self.rows.get(step as usize).map_or_else(T::default, |row| row[i])
+    }
+
+    fn entry(&mut self, step: i64, i: usize) -> &mut T {
+        let step = step as usize;
+        if self.rows.len() <= step {
+            self.rows.resize_with(step + 1, || vec![T::default(); self.width]);
+        }
+        &mut self.rows[step][i]
+    }
+}
+
+impl Timetable {
+    /// The channel above processor v's ancestor at height k: `(heap index) * 2 + (1 if up)`.
+    fn channel(&self, k: usize, v: Node, up: bool) -> usize {
+        ((self.n >> k) + (v >> k)) * 2 + usize::from(up)
+    }
+
+    /// The (channel, step, height) of each crossing of a message a → b submitted in step s.
+    fn crossings(&self, a: Node, b: Node, s: i64) -> impl Iterator<Item = ((usize, i64), usize)> + '_ {
+        let h = fat_tree_lca_height(a, b);
+        (0..h).flat_map(move |k| {
+            let up = ((self.channel(k, a, true), s + k as i64), k);
+            let down = ((self.channel(k, b, false), s + (2 * h - 1 - k) as i64), k);
+            [up, down]
+        })
+    }
+
+    /// Whether the channel has room in `step`.
+    fn room(&self, channel: usize, step: i64, k: usize) -> bool {
+        self.loads.get(step, channel) < self.caps[k]
+    }
+
+    /// Whether a → b may be submitted in step s.
+    fn fits(&self, a: Node, b: Node, s: i64) -> bool {
+        let arrival = s + 2 * fat_tree_lca_height(a, b) as i64 - 1;
+        !self.submits.get(s, a)
+            && !self.receipts.get(arrival, b)
+            && self.crossings(a, b, s).all(|((channel, step), k)| self.room(channel, step, k))
+    }
+
+    /// Books a → b in step s carrying `payload`; returns the first step b may send it on.
+    fn book(&mut self, a: Node, b: Node, s: i64, payload: [usize; 2]) -> i64 {
+        let arrival = s + 2 * fat_tree_lca_height(a, b) as i64 - 1;
+        *self.submits.entry(s, a) = true;
+        *self.receipts.entry(arrival, b) = true;
+        let keys: Vec<(usize, i64)> = self.crossings(a, b, s).map(|(key, _)| key).collect();
+        for (channel, step) in keys {
+            *self.loads.entry(step, channel) += 1;
+        }
+        self.sends.push(FatTreeSend { step: s, from: a, to: b, payload });
+        arrival + 1
+    }
+}
+
+/// One run of the two phases for pieces of 2^p processors.
+struct Gathering {
+    table: Timetable,
+    levels: usize,
+    p: usize,
+    /// Per processor, a bitset over pieces: the pieces it still needs.
+    missing: Vec<Vec<u64>>,
+    /// Per processor, how many pieces it still needs.
+    count: Vec<usize>,
+    /// Per processor, a bitset over pieces: the pieces it may send in the current step.
+    held: Vec<Vec<u64>>,
+    /// Processors holding each piece (sent or due), for the rarest-first choice.
+    holders: Vec<usize>,
+    /// Pieces that become sendable at a step: (step, processor, piece).
+    due: BTreeMap<i64, Vec<(Node, usize)>>,
+}
+
+impl Gathering {
+    fn new(n: usize, caps: &[u64], p: usize) -> Self {
+        let table = Timetable {
+            n,
+            caps: caps.to_vec(),
+            submits: Steps::new(n),
+            receipts: Steps::new(n),
+            loads: Steps::new(4 * n),
+            sends: Vec::new(),
+        };
+        let pieces = n >> p;
+        let words = pieces.div_ceil(64);
+        let levels = n.trailing_zeros() as usize;
+        let missing: Vec<Vec<u64>> = (0..n)
+            .map(|j| {
+                let mut need = vec![0u64; words];
+                for k in (p..levels).filter(|&k| j >> k & 1 == 1) {
+                    let base = (j >> (k + 1)) << (k + 1);
+                    for piece in (base >> p)..((base + (1 << k)) >> p) {
+                        need[piece / 64] |= 1 << (piece % 64);
+                    }
+                }
+                need
+            })
+            .collect();
+        let count = missing.iter().map(|need| need.iter().map(|w| w.count_ones() as usize).sum()).collect();
+        Gathering {
+            table,
+            levels,
+            p,
+            missing,
+            count,
+            held: vec![vec![0; words]; n],
+            holders: vec![0; pieces],
+            due: BTreeMap::new(),
+        }
+    }
+
+    /// Phase 1 then phase 2; the sends.
+    fn run(mut self) -> Vec<FatTreeSend> {
+        self.doubling();
+        self.gather();
+        self.table.sends
+    }
+
+    /// Phase 1: the exchanges of recursive doubling up to blocks of 2^p; each processor's piece
+    /// becomes sendable when it holds it.
+    fn doubling(&mut self) {
+        let n = self.table.n;
+        let mut ready = vec![1i64; n];
+        for q in 1..=self.p {
+            let half = 1usize << (q - 1);
+            let mut order: Vec<Node> = (0..n).collect();
+            order.sort_by_key(|&i| (ready[i], i));
+            let mut got = vec![0i64; n];
+            for i in order {
+                let (j, lo) = (i ^ half, i & !(half - 1));
+                let mut s = ready[i];
+                while !self.table.fits(i, j, s) {
+                    s += 1;
+                }
+                got[j] = self.table.book(i, j, s, [lo, lo + half - 1]);
+            }
+            for i in 0..n {
+                ready[i] = ready[i].max(got[i]);
+            }
+        }
+        for (i, &step) in ready.iter().enumerate() {
+            self.receive(i, i >> self.p, step);
+        }
+    }
+
+    /// Processor v may send `piece` from `step` on.
+    fn receive(&mut self, v: Node, piece: usize, step: i64) {
+        self.holders[piece] += 1;
+        self.due.entry(step).or_default().push((v, piece));
+    }
+
+    /// Phase 2: steps in order, heights from the root down, a maximum matching per height.
+    fn gather(&mut self) {
+        let n = self.table.n;
+        let mut left: usize = self.count.iter().sum();
+        let mut step = 1i64;
+        while left > 0 {
+            while let Some(entry) = self.due.first_entry().filter(|e| *e.key() <= step) {
+                for (v, piece) in entry.remove() {
+                    self.held[v][piece / 64] |= 1 << (piece % 64);
+                }
+            }
+            for height in (1..=self.levels).rev() {
+                let arrival = step + 2 * height as i64 - 1;
+                let mut receivers: Vec<Node> = (0..n)
+                    .filter(|&j| !self.table.receipts.get(arrival, j))
+                    .filter(|&j| self.count[j] > 0)
+                    .collect();
+                receivers.sort_by_key(|&j| (std::cmp::Reverse(self.count[j]), j));
+                let senders: Vec<Vec<Node>> =
+                    receivers.iter().map(|&j| self.senders(j, height, step)).collect();
+                let matched = maximum_matching(&senders, n);
+                for (r, &j) in receivers.iter().enumerate() {
+                    let tried = matched[r].into_iter().chain(senders[r].iter().copied());
+                    for s in tried {
+                        if self.table.fits(s, j, step) {
+                            self.send(s, j, step);
+                            left -= 1;
+                            break;
+                        }
+                    }
+                }
+            }
+            step += 1;
+        }
+    }
+
+    /// The processors at LCA height `height` from j that may send it a missing piece in `step`:
+    /// none when the two channels at height − 1 every such message crosses are full.
+    fn senders(&self, j: Node, height: usize, step: i64) -> Vec<Node> {
+        let k = height - 1;
+        let first = ((j >> k) ^ 1) << k;
+        let table = &self.table;
+        if !table.room(table.channel(k, first, true), step + k as i64, k)
+            || !table.room(table.channel(k, j, false), step + height as i64, k)
+        {
+            return Vec::new();
+        }
+        (first..first + (1 << (height - 1)))
+            .filter(|&s| !self.table.submits.get(step, s))
+            .filter(|&s| self.missing[j].iter().zip(&self.held[s]).any(|(m, h)| m & h != 0))
+            .collect()
+    }
+
+    /// The rarest piece s holds that j misses.
+    fn useful(&self, s: Node, j: Node) -> Option<usize> {
+        let words = self.missing[j].iter().zip(&self.held[s]).map(|(m, h)| m & h);
+        let pieces = words.enumerate().flat_map(|(w, mut bits)| {
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let b = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    w * 64 + b
+                })
+            })
+        });
+        pieces.min_by_key(|&piece| (self.holders[piece], piece))
+    }
+
+    /// s sends j the rarest piece j misses, in `step`.
+    fn send(&mut self, s: Node, j: Node, step: i64) {
+        let piece = self.useful(s, j).expect("a sender holds a piece its receiver misses");
+        let lo = piece << self.p;
+        let usable = self.table.book(s, j, step, [lo, lo + (1 << self.p) - 1]);
+        self.missing[j][piece / 64] &= !(1 << (piece % 64));
+        self.count[j] -= 1;
+        self.receive(j, piece, usable);
+    }
+}
+
+/// A maximum matching of the rows (left vertices, in priority order) to the columns (nodes
+/// below `columns`) listed in `edges[row]` (Kuhn's augmenting paths): per row, its column or
+/// `None`.
+fn maximum_matching(edges: &[Vec<Node>], columns: usize) -> Vec<Option<Node>> {
+    /// Whether an augmenting path starts at `row`; `seen[col] == stamp` marks the columns this
+    /// search has visited.
+    fn augment(
+        row: usize,
+        stamp: usize,
+        edges: &[Vec<Node>],
+        seen: &mut [usize],
+        owner: &mut [Option<usize>],
+    ) -> bool {
+        for &col in &edges[row] {
+            if seen[col] != stamp {
+                seen[col] = stamp;
+                if owner[col].is_none_or(|other| augment(other, stamp, edges, seen, owner)) {
+                    owner[col] = Some(row);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+    let (mut owner, mut seen) = (vec![None; columns], vec![0; columns]);
+    for row in 0..edges.len() {
+        augment(row, row + 1, edges, &mut seen, &mut owner);
+    }
+    let mut matched = vec![None; edges.len()];
+    for (col, row) in owner.into_iter().enumerate() {
+        if let Some(row) = row {
+            matched[row] = Some(col);
+        }
+    }
+    matched
+}
+
+/// Where it applies: prefix on the pipelined ideal fat-tree, up to [`MAX_PROCESSORS`].
+fn small_fat_tree(inst: &Instance) -> std::result::Result<(), String> {
+    fat_tree_with_valid_capacity(inst)?;
+    let n = inst.network.len();
+    if n > MAX_PROCESSORS {
+        return Err(format!(
+            "fat-tree:{n} is over the {MAX_PROCESSORS} processors its list scheduler runs on"
+        ));
+    }
+    Ok(())
+}
+
+/// Registry entry.
+pub const METHOD: Method = Method {
+    name: "prefix-fenwick-pieces",
+    source: "ours (not paper 002's): recursive doubling up to pieces of 2^p, then every processor \
+             gathers its Fenwick blocks as pieces from any holder; compare FT-23, FT-24",
+    summary: "P_j gathers, for each bit k set in j, its left sibling block of 2^k as pieces of 2^p from \
+              any holder, step by step, longest messages first, by maximum matching; the best p",
+    applicability: crate::spec::Applicability {
+        problems: &[ProblemKind::Prefix],
+        models: &[ModelClass::FatTree { rounds: false }],
+        families: &[crate::spec::FamilyKind::FatTree],
+        refine: Some(small_fat_tree),
+        model_note: "it submits messages in any step, which the round model forbids",
+    },
+    claim: |_| None,
+    run: fenwick_pieces,
+};
