@@ -266,8 +266,10 @@ impl Gathering {
                 for (r, &j) in receivers.iter().enumerate() {
                     let tried = matched[r].into_iter().chain(senders[r].iter().copied());
                     for s in tried {
-                        if self.table.fits(s, j, step) {
-                            self.send(s, j, step);
+                        if let Some(piece) = self.useful(s, j)
+                            && self.table.fits(s, j, step)
+                        {
+                            self.send(s, j, piece, step);
                             left -= 1;
                             break;
                         }
@@ -310,9 +312,8 @@ impl Gathering {
         pieces.min_by_key(|&piece| (self.holders[piece], piece))
     }
 
-    /// s sends j the rarest piece j misses, in `step`.
-    fn send(&mut self, s: Node, j: Node, step: i64) {
-        let piece = self.useful(s, j).expect("a sender holds a piece its receiver misses");
+    /// s sends j `piece` in `step`.
+    fn send(&mut self, s: Node, j: Node, piece: usize, step: i64) {
         let lo = piece << self.p;
         let usable = self.table.book(s, j, step, [lo, lo + (1 << self.p) - 1]);
         self.missing[j][piece / 64] &= !(1 << (piece % 64));
