@@ -266,8 +266,8 @@ impl Gathering {
                 for (r, &j) in receivers.iter().enumerate() {
                     let tried = matched[r].into_iter().chain(senders[r].iter().copied());
                     for s in tried {
-                        if let Some(piece) = self.useful(s, j)
-                            && self.table.fits(s, j, step)
+                        if self.table.fits(s, j, step)
+                            && let Some(piece) = self.useful(s, j)
                         {
                             self.send(s, j, piece, step);
                             left -= 1;
