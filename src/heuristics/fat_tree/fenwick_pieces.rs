@@ -6,7 +6,7 @@
 //!
 //! **The chain.** Processor j's goal [0, j] is, for every bit k set in j from the highest
 //! down, the block of 2^k processors just left of j's ancestor at height k (its left sibling
-//! block: [j' − 2^k, j' − 1] with j' = j with bits 0..k cleared), then a_j itself, the Fenwick
+//! block: [j', j' + 2^k − 1] with j' = j with bits 0..k cleared), then a_j itself, the Fenwick
 //! decomposition of [0, j]. Every block is aligned, so each splits into aligned *pieces* of
 //! 2^p processors for any p ≤ k.
 //!
@@ -31,8 +31,8 @@
 //! method keeps the shortest of p = 0..=log N (p = log N is the plain hypercube scan, with no
 //! pieces). Pipelined only: messages leave in any step, which the round model forbids.
 //!
-//! **Measured** (tests in `tests/integration/fat_tree_algorithms.rs`): on fat-tree:8 under
-//! w = n it meets the certified optimum 9; on fat-tree:16 it takes 13, 17 and 25 steps under
+//! **Measured** (tests `fenwick_pieces_prefix*` in `tests/integration/`): on fat-tree:8 under
+//! w = n it meets the certified optimum 9; on fat-tree:16 it takes 13, 17 and 27 steps under
 //! w = n, log n + 1 and 1, against the broadcast's certified optimum 12 and the two sweeps'
 //! 24. It is not optimal in general: capacities below n force many pieces through the root.
 //! The greedy costs about N³ / 2^p bit operations per step, so it runs up to
