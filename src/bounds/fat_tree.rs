@@ -264,8 +264,8 @@ impl Shapes {
     }
 
     /// A lower bound on the steps from shape x (height L) to everyone informed: FT-16's tall
-    /// rounds ([`tall_rounds_from`]) from x. A round of height H > j lets each height-j subtree holding an informed
-    /// processor send at most f_j = min(w(2^j), 2^j) messages out of it, so it multiplies the
+    /// rounds ([`tall_rounds_from`]) from x. A round of height H > j lets each height-j subtree
+    /// holding an informed processor send at most f_j = min(w(2^j), 2^j) messages out of it, so it multiplies the
     /// occupied height-j subtrees by at most 1 + f_j, and rounds of height ≤ j occupy none. With
     /// g_j the least g such that occupied_j · (1 + f_j)^g ≥ 2^(L − j), at least g_j more rounds
     /// are taller than j, and a round of height H counts for j = 0 … H − 1: 2 Σ_j g_j steps.

@@ -80,11 +80,7 @@ pub fn check(instance: &Instance, sends: &[FatTreeSend]) -> Verdict {
         Problem::Prefix => ((0..n).map(|i| Some((i, i))).collect(), (0..n).map(|i| Some((0, i))).collect()),
         ref p => return bad_entry("problem", format!("`{p}` is not a fat-tree problem")),
     };
-    let tree = Tree {
-        n,
-        levels: n.trailing_zeros() as usize,
-        caps: (0..n.trailing_zeros()).map(|k| capacity.w(1 << k)).collect(),
-    };
+    let tree = Tree { n, levels: n.trailing_zeros() as usize, caps: capacity.per_height(n) };
     let mut violations = Vec::new();
     let flights = well_formed(sends, n, &mut violations);
 

@@ -96,6 +96,12 @@ impl Capacity {
         (v + 1e-9).floor() as u64
     }
 
+    /// w(2^k) for k = 0..log N − 1: the capacity of the channels above each height of
+    /// fat-tree:N (N a power of two).
+    pub fn per_height(&self, processors: usize) -> Vec<u64> {
+        (0..processors.trailing_zeros()).map(|k| self.w(1 << k)).collect()
+    }
+
     /// Checks the validity rule w(n) ≥ 1 and w(n) ≤ w(2n) ≤ 2 w(n) for n = 1..N/2, and that a
     /// table covers n = 1..N. Returns the first violation as a reason.
     pub fn validate(&self, processors: u64) -> Result<(), String> {

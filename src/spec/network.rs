@@ -587,6 +587,12 @@ pub fn fat_tree_lca_height(a: Node, b: Node) -> usize {
     (usize::BITS - (a ^ b).leading_zeros()) as usize
 }
 
+/// The step at whose end a fat-tree message from `a` to `b` submitted in `step` is received:
+/// step + 2h − 1 with h their LCA height (SPEC §4.3).
+pub fn fat_tree_arrival(a: Node, b: Node, step: i64) -> i64 {
+    step + 2 * fat_tree_lca_height(a, b) as i64 - 1
+}
+
 impl fmt::Display for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.spec_string())

@@ -18,7 +18,6 @@
 //! [`reverse_broadcast`] is the second use.
 
 use super::FatTreeSend;
-use super::network::fat_tree_lca_height;
 
 /// A broadcast message for [`responsibilities`]: it is sent at key `sent` and received at key
 /// `arrived`; a receipt can feed a message whose `sent` key is larger than its `arrived` key.
@@ -116,9 +115,8 @@ pub fn prefix_sweeps(sends: &[FatTreeSend], n: usize) -> Result<Vec<FatTreeSend>
 }
 
 fn sweeps(sends: &[FatTreeSend], n: usize, down: bool) -> Result<Vec<FatTreeSend>, String> {
-    let arrival = |s: &FatTreeSend| s.step + 2 * fat_tree_lca_height(s.from, s.to) as i64 - 1;
     let timed: Vec<Timed> =
-        sends.iter().map(|s| Timed { sent: s.step, arrived: arrival(s), from: s.from, to: s.to }).collect();
+        sends.iter().map(|s| Timed { sent: s.step, arrived: s.arrival(), from: s.from, to: s.to }).collect();
     let ranges = responsibilities(&timed, n)?;
     let last = timed.iter().map(|t| t.arrived).max().unwrap_or(0);
     let mut out = Vec::with_capacity(2 * sends.len());

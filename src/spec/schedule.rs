@@ -78,6 +78,13 @@ pub struct FatTreeSend {
     pub payload: [usize; 2],
 }
 
+impl FatTreeSend {
+    /// The step at whose end it is received.
+    pub fn arrival(&self) -> i64 {
+        super::network::fat_tree_arrival(self.from, self.to, self.step)
+    }
+}
+
 /// A schedule of any model (SPEC §5).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Schedule {

@@ -205,9 +205,7 @@ impl Tree {
         let n = instance.network.len();
         let levels = n.trailing_zeros() as usize;
         let (caps, rounds) = match &instance.model {
-            CommModel::FatTree { capacity, rounds } => {
-                ((0..levels).map(|k| capacity.w(1 << k)).collect(), *rounds)
-            }
+            CommModel::FatTree { capacity, rounds } => (capacity.per_height(n), *rounds),
             _ => (vec![1; levels], false), // the applicability admits fat-tree models only
         };
         let description =

@@ -41,7 +41,7 @@
 use crate::error::Result;
 use crate::heuristics::Method;
 use crate::spec::applicability::fat_tree_with_valid_capacity;
-use crate::spec::network::fat_tree_lca_height;
+use crate::spec::network::{fat_tree_arrival, fat_tree_lca_height};
 use crate::spec::{FatTreeSend, Instance, ModelClass, Node, ProblemKind, Schedule};
 use std::collections::BTreeMap;
 
@@ -51,8 +51,7 @@ pub const MAX_PROCESSORS: usize = 128;
 /// The shortest of the schedules for p = 0..=log N (module documentation).
 pub fn fenwick_pieces(inst: &Instance) -> Result<Schedule> {
     let n = inst.network.len();
-    let capacity = super::capacity(inst)?;
-    let caps: Vec<u64> = (0..n.trailing_zeros()).map(|k| capacity.w(1 << k)).collect();
+    let caps = super::capacity(inst)?.per_height(n);
     let sends = (0..=n.trailing_zeros())
         .map(|p| Gathering::new(n, &caps, p as usize).run())
         .min_by_key(|sends| length(sends))
@@ -62,7 +61,7 @@ pub fn fenwick_pieces(inst: &Instance) -> Result<Schedule> {
 
 /// The step at whose end the last message is received.
 fn length(sends: &[FatTreeSend]) -> i64 {
-    sends.iter().map(|m| m.step + 2 * fat_tree_lca_height(m.from, m.to) as i64 - 1).max().unwrap_or(0)
+    sends.iter().map(FatTreeSend::arrival).max().unwrap_or(0)
 }
 
 /// Every channel, submission and receipt reserved so far.
@@ -127,15 +126,14 @@ impl Timetable {
 
     /// Whether a → b may be submitted in step s.
     fn fits(&self, a: Node, b: Node, s: i64) -> bool {
-        let arrival = s + 2 * fat_tree_lca_height(a, b) as i64 - 1;
         !self.submits.get(s, a)
-            && !self.receipts.get(arrival, b)
+            && !self.receipts.get(fat_tree_arrival(a, b, s), b)
             && self.crossings(a, b, s).all(|((channel, step), k)| self.room(channel, step, k))
     }
 
     /// Books a → b in step s carrying `payload`; returns the first step b may send it on.
     fn book(&mut self, a: Node, b: Node, s: i64, payload: [usize; 2]) -> i64 {
-        let arrival = s + 2 * fat_tree_lca_height(a, b) as i64 - 1;
+        let arrival = fat_tree_arrival(a, b, s);
         *self.submits.entry(s, a) = true;
         *self.receipts.entry(arrival, b) = true;
         let keys: Vec<(usize, i64)> = self.crossings(a, b, s).map(|(key, _)| key).collect();
@@ -291,8 +289,8 @@ impl Gathering {
         {
             return Vec::new();
         }
-        (first..first + (1 << (height - 1)))
-            .filter(|&s| !self.table.submits.get(step, s))
+        (first..first + (1 << k))
+            .filter(|&s| !table.submits.get(step, s))
             .filter(|&s| self.missing[j].iter().zip(&self.held[s]).any(|(m, h)| m & h != 0))
             .collect()
     }

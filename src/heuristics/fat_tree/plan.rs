@@ -8,7 +8,7 @@
 //! phase whose offsets are all 0 is a round of the round model (§4.2). Parallel recursive calls
 //! on disjoint subtrees are the same phases translated ([`parallel`]).
 
-use crate::spec::{FatTreeSend, Node, network::fat_tree_lca_height};
+use crate::spec::{FatTreeSend, Node, network::fat_tree_arrival};
 
 /// One message of a phase.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,7 +26,7 @@ pub struct Hop {
 impl Hop {
     /// The step, counted from the phase's first step as 0, at whose end it is received.
     pub fn arrival(&self) -> i64 {
-        self.offset + 2 * fat_tree_lca_height(self.from, self.to) as i64 - 1
+        fat_tree_arrival(self.from, self.to, self.offset)
     }
 }
 
