@@ -327,13 +327,20 @@ impl TempDir {
             .map_err(|source| Error::Io { path: dir.display().to_string(), source })?;
         Ok(Self(dir))
     }
+
+    /// The directory, no longer removed when dropped.
+    fn keep(mut self) -> PathBuf {
+        std::mem::take(&mut self.0)
+    }
 }
 
 #[cfg(feature = "sat")]
 impl Drop for TempDir {
     fn drop(&mut self) {
         // Best effort: a leftover temporary directory is harmless.
-        let _ = std::fs::remove_dir_all(&self.0);
+        if !self.0.as_os_str().is_empty() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
     }
 }
 
@@ -429,7 +436,7 @@ impl<'a> Search<'a> {
             // under w = n); such a proof is dropped and T − 1 proved afresh below. A single
             // solve's proof that fails is an error.
             Err(_) if self.descended.get() == Some(horizon) => false,
-            Err(e) => return Err(e),
+            Err(e) => return Err(self.keep_rejected(e, &trace.cnf, &trace.proof)),
         };
         if checked {
             if let Some(dir) = &self.proof_dir {
@@ -452,7 +459,9 @@ impl<'a> Search<'a> {
             None => (trace.cnf, trace.proof),
         };
         let model = self.encoder.encode(horizon).model;
-        match refute(&model, &Limits { time }, &trace.comment, &cnf, &proof)? {
+        match refute(&model, &Limits { time }, &trace.comment, &cnf, &proof)
+            .map_err(|e| self.keep_rejected(e, &cnf, &proof))?
+        {
             Refutation::Checked(_) => Ok(Ok(())),
             Refutation::Unknown(_) => Ok(Err(StopReason::Timeout)),
             Refutation::Feasible => Err(Error::Backend {
@@ -460,6 +469,31 @@ impl<'a> Search<'a> {
                 reason: format!("horizon {horizon} was decided infeasible, then feasible with proof logging"),
             }),
         }
+    }
+
+    /// A proof that fails the LRAT check is evidence of a fault in CaDiCaL, its tracer or the
+    /// checker, so it is not deleted with the temporary directory: the CNF and the proof move
+    /// to a directory of their own (they stay put in the proof directory), and the error names
+    /// it.
+    #[cfg(feature = "sat")]
+    fn keep_rejected(&self, error: Error, cnf: &std::path::Path, proof: &std::path::Path) -> Error {
+        let Error::Backend { backend, reason } = error else { return error };
+        let kept = match &self.proof_dir {
+            Some(dir) if cnf.parent() == Some(dir.as_path()) => Ok(dir.clone()),
+            _ => TempDir::new().map(TempDir::keep).and_then(|dir| {
+                for from in [cnf, proof] {
+                    let to = dir.join(from.file_name().unwrap_or_default());
+                    std::fs::rename(from, &to)
+                        .map_err(|source| Error::Io { path: to.display().to_string(), source })?;
+                }
+                Ok(dir)
+            }),
+        };
+        let reason = match kept {
+            Ok(dir) => format!("{reason}; its CNF and proof are kept in {}", dir.display()),
+            Err(e) => format!("{reason}; keeping its CNF and proof failed: {e}"),
+        };
+        Error::Backend { backend, reason }
     }
 
     /// Decides horizon T; the witness of a feasible answer is checked here. A restricted probe
@@ -991,6 +1025,43 @@ mod tests {
         std::fs::write(&proof_path, &proof[..proof.len() / 2]).unwrap();
         assert!(!crate::proof::folder::verify(&dir).is_empty(), "a truncated proof accepted");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A traced proof that fails the LRAT check is an error that names where its CNF and proof
+    /// were kept: out of the temporary directory that the search removes (the probe's trace,
+    /// checked by [`Search::prove`]), or left in the proof directory (a fresh refutation).
+    #[cfg(feature = "sat")]
+    #[test]
+    fn a_rejected_proof_is_kept_and_named() {
+        /// Unsatisfiable, with a proof whose one step lists too few hints.
+        fn write_rejected(cnf: &std::path::Path, proof: &std::path::Path) {
+            std::fs::write(cnf, "p cnf 1 2\n1 0\n-1 0\n").unwrap();
+            std::fs::write(proof, "3 0 1 0\n").unwrap();
+        }
+        let kept = |error: Error| {
+            let error = error.to_string();
+            assert!(error.contains("hints end without a conflict"), "{error}");
+            std::path::PathBuf::from(error.rsplit("kept in ").next().unwrap())
+        };
+        let inst = path4();
+        let search = Search::new(&inst, BackendKind::Sat, &SolveOptions::default()).unwrap();
+        let trace = search.trace(3).unwrap();
+        write_rejected(&trace.cnf, &trace.proof);
+        let dir = kept(search.prove(3).expect_err("the proof is rejected"));
+        drop(search);
+        assert!(["3.cnf", "3.lrat"].iter().all(|n| dir.join(n).is_file()), "{}", dir.display());
+        std::fs::remove_dir_all(&dir).unwrap();
+
+        let given = std::env::temp_dir().join(format!("commsched-rejected-given-{}", std::process::id()));
+        std::fs::create_dir_all(&given).unwrap();
+        let options = SolveOptions { proof_dir: Some(given.clone()), ..SolveOptions::default() };
+        let search = Search::new(&inst, BackendKind::Sat, &options).unwrap();
+        let (cnf, proof) = (given.join(PROOF_CNF), given.join(PROOF_LRAT));
+        write_rejected(&cnf, &proof);
+        let rejected = backend::sat::check_proof(&cnf, &proof).unwrap_err();
+        assert_eq!(kept(search.keep_rejected(rejected, &cnf, &proof)), given);
+        assert!(cnf.is_file() && proof.is_file());
+        std::fs::remove_dir_all(&given).unwrap();
     }
 
     /// From the distance bound alone (3 on path(4)) and no incumbent, the search must gallop up
