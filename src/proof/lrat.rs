@@ -5,7 +5,10 @@
 //! `ID d ID* 0`. An addition is accepted when assuming the negation of its literals and
 //! visiting its hints in order, each hint clause is unit (one literal left, which is then
 //! assigned) until one is falsified outright: reverse unit propagation restricted to the listed
-//! antecedents. Negative hints (RAT steps) are not accepted: the proof must be RUP only. The
+//! antecedents. As in the reference checkers (drat-trim's `lrat-check`, CaDiCaL's own), a
+//! clause is a set: a literal written twice counts once, and a unit whose literal already holds
+//! is accepted, which assigns nothing new (a redundant hint costs nothing in soundness: every
+//! assignment made is still implied by the negated clause and the hints before it). Negative hints (RAT steps) are not accepted: the proof must be RUP only. The
 //! proof is valid when every line checks and one of them adds the empty clause, or when the CNF
 //! itself contains the empty clause (then any proof, even an empty one, is valid).
 
@@ -185,11 +188,11 @@ fn rup(db: &HashMap<i64, Vec<i32>>, clause: &[i32], hints: &[i64], value: &mut [
             return Err(format!("RAT hint {hint}: only RUP steps are accepted"));
         }
         let antecedent = db.get(&hint).ok_or_else(|| format!("hint {hint} is not a present clause"))?;
-        let mut open = antecedent.iter().filter(|&&l| val(value, l) >= 0);
-        match (open.next(), open.next()) {
-            (None, _) => return Ok(()),
-            (Some(&l), None) if val(value, l) == 0 => value[l.unsigned_abs() as usize] = l.signum() as i8,
-            _ => return Err(format!("hint {hint} is neither unit nor falsified")),
+        let mut open = antecedent.iter().copied().filter(|&l| val(value, l) >= 0);
+        match open.next() {
+            None => return Ok(()),
+            Some(l) if open.all(|m| m == l) => value[l.unsigned_abs() as usize] = l.signum() as i8,
+            Some(_) => return Err(format!("hint {hint} is neither unit nor falsified")),
         }
     }
     Err("hints end without a conflict".into())
@@ -211,6 +214,24 @@ mod tests {
     #[test]
     fn accepts_a_valid_proof() {
         assert_eq!(verdict(CNF, PROOF), Ok(()));
+    }
+
+    /// Hint 6 repeats the unit (a) that hint 5 gave: redundant, not wrong.
+    #[test]
+    fn accepts_a_unit_hint_that_already_holds() {
+        assert_eq!(verdict(CNF, "5 1 0 1 2 0\n6 1 0 1 2 0\n7 0 5 6 3 4 0\n"), Ok(()));
+    }
+
+    #[test]
+    fn reads_a_repeated_literal_once() {
+        assert_eq!(verdict("p cnf 2 3\n1 1 0\n-1 2 0\n-1 -2 0\n", "4 0 1 2 3 0\n"), Ok(()));
+    }
+
+    /// (a ∨ b) with a true and b open is satisfied, not unit: no reference checker takes it.
+    #[test]
+    fn rejects_a_satisfied_hint_with_an_open_literal() {
+        let e = verdict(CNF, "5 1 0 1 2 0\n6 0 5 1 3 4 0\n").unwrap_err();
+        assert_eq!(e, ProofError::Step { line: 2, reason: "hint 1 is neither unit nor falsified".into() });
     }
 
     #[test]
