@@ -431,10 +431,11 @@ impl<'a> Search<'a> {
         let checked = match check_proof(&trace.cnf, &trace.proof) {
             _ if !trace.proof.exists() => false,
             Ok(_) => true,
-            // CaDiCaL's LRAT across the solves of one incremental session is now and then
+            // CaDiCaL's LRAT across the solves of one incremental session was now and then
             // rejected by the check (seen on a 12-node distributed gather and on fat-tree:32
-            // under w = n); such a proof is dropped and T − 1 proved afresh below. A single
-            // solve's proof that fails is an error.
+            // under w = n; re-runs of both kinds did not reproduce it, even under the stricter
+            // check that read no redundant unit hint as unit); such a proof is dropped and
+            // T − 1 proved afresh below. A single solve's proof that fails is an error.
             Err(_) if self.descended.get() == Some(horizon) => false,
             Err(e) => return Err(self.keep_rejected(e, &trace.cnf, &trace.proof)),
         };
