@@ -38,6 +38,28 @@
 //! previous best bound was n (the end links' n tokens). Under F\* the two directions are
 //! separate and the bound is the diameter n − 1, also optimal.
 //!
+//! ## Ladder cut (new; the 2×c mesh under H\* or H1, p = 1)
+//!
+//! The 2×c mesh (c ≥ 2) has no bridge, but the two links between columns ⌊c/2⌋ − 1 and ⌊c/2⌋
+//! cut it into sides of ⌊c/2⌋ and ⌈c/2⌉ columns. Every token must reach the other side. Its
+//! *first crossing* is the first step in which a copy of it crosses the cut, over k ∈ {1, 2}
+//! of the two links. A link carries one token per step, so these first crossings of the 2c
+//! tokens take distinct slots (link, step), 2 per step: with t* the last first-crossing step,
+//! Σ k ≤ 2t*. Take a token τ whose first crossing is at t*, into a side of w columns; at the
+//! end of step t* its copies on that side are the arrival nodes of those k crossings.
+//!
+//! - If k = 1 for some such τ: t* ≥ c (Σ k ≥ 2c), and the far corner of the other row is
+//!   w − 1 + 1 = w hops from τ's arrival node, so T ≥ c + w.
+//! - Otherwise every such τ has k = 2: Σ k ≥ 2c + 1 gives t* ≥ c + 1, and the far column is
+//!   w − 1 hops from both arrival nodes, so T ≥ c + 1 + w − 1 = c + w.
+//!
+//! With w ≥ ⌊c/2⌋, T ≥ c + ⌊c/2⌋ ([`ladder`]): 3, 4, 6, 7, 9, 10, 12 for c = 2 … 8, where the
+//! certified optima are 3, 5, 6, 7, 9, 10 and, with this bound, 12 (the total-load bound gives
+//! 11 at c = 8). It is the path's n + ⌊n/2⌋ − 1 (bridge release/tail) with one more hop for
+//! the change of row. H1 admits fewer schedules than H\*, so it holds there too; under F\* a
+//! link carries a token each way, and with p > 1 a slot carries several tokens, so it does not
+//! apply.
+//!
 //! ## Dimension-ordered schedules (ours): why Theorem 1 stops n/2 above Lemma 1
 //!
 //! This is a bound on a *class* of schedules, not on the problem, and no certificate uses it.
@@ -147,6 +169,12 @@ pub fn torus(n: u64) -> u64 {
     (n * n - 1).div_ceil(2)
 }
 
+/// The ladder cut bound on the 2×c mesh under H\* or H1, p = 1 (module documentation):
+/// c + ⌊c/2⌋ for c ≥ 2.
+pub fn ladder(c: u64) -> u64 {
+    c + c / 2
+}
+
 /// The bridge release/tail bound on path(n) under H\*, p = 1 (module documentation): n + ⌊n/2⌋ − 1
 /// for n ≥ 2 (0 for n = 1).
 pub fn path_hstar(n: u64) -> u64 {
@@ -221,10 +249,12 @@ pub fn bridge(instance: &Instance) -> Option<Bound> {
 }
 
 /// GOS-1 / GOS-2 when the instance is a square mesh or torus gossip under H\* or H1 with p = 1,
-/// and the bridge release/tail bound of any gossip instance whose network has a bridge.
+/// the bridge release/tail bound of any gossip instance whose network has a bridge, and the
+/// ladder cut bound on 2×c meshes.
 pub fn bounds(instance: &Instance) -> Vec<Bound> {
     let mut out = papers(instance);
     out.extend(bridge(instance));
+    out.extend(ladder_cut(instance));
     out
 }
 
@@ -251,4 +281,22 @@ fn papers(instance: &Instance) -> Vec<Bound> {
         )],
         _ => Vec::new(),
     }
+}
+
+/// The ladder cut bound of gossip on a 2×c or c×2 mesh (c ≥ 2) under H\* or H1, p = 1.
+fn ladder_cut(instance: &Instance) -> Option<Bound> {
+    let Model::StoreForward { rule: PortRule::HStar | PortRule::H1, packet: 1, .. } = instance.model else {
+        return None;
+    };
+    let Family::Mesh(r, c) = *instance.network.family() else { return None };
+    if instance.problem != Problem::Gossip || r.min(c) != 2 {
+        return None;
+    }
+    Some(Bound::new(
+        "ladder cut",
+        None,
+        ladder(r.max(c) as u64),
+        "the 2c tokens first cross the middle two links in distinct slots, 2 per step; the last \
+         one still needs the far corner of the other row (or took both links): c + ⌊c/2⌋",
+    ))
 }

@@ -624,7 +624,9 @@ fn report_out_writes_every_format_and_links_its_pictures() {
 ///   where Theorem 1 takes 23, 31 and 39 (GOS-14): the symmetric witnesses of the exact search.
 /// - Rectangles at the total-load bound, with witnesses invariant under the 180° rotation:
 ///   2×7 (10), 4×7 (17), 5×6 (18), 5×7 (21), 5×8 (24) and 6×7 (25), where the combined
-///   algorithm takes 13, 20, 20, 23, 27 and 27.
+///   algorithm takes 13, 20, 20, 23, 27 and 27; and 3×8 (15, CaDiCaL's witness), against 19.
+/// - The 2×8 mesh has optimum 12, the ladder cut bound (`bounds::gossip::ladder`; the total
+///   load gives 11), where the combined algorithm takes 15.
 #[test]
 fn the_frontier_gossip_certificates_verify() {
     for (folder, optimum, (paper, paper_length)) in [
@@ -638,6 +640,8 @@ fn the_frontier_gossip_certificates_verify() {
         ("gossip-mesh5x7-hstar", 21, ("mesh-combined", 23)),
         ("gossip-mesh5x8-hstar", 24, ("mesh-combined", 27)),
         ("gossip-mesh6x7-hstar", 25, ("mesh-combined", 27)),
+        ("gossip-mesh2x8-hstar", 12, ("mesh-combined", 15)),
+        ("gossip-mesh3x8-hstar", 15, ("mesh-combined", 19)),
     ] {
         let dir = format!("docs/results/{folder}");
         let (code, stdout, stderr) = run(&["verify", &dir]);

@@ -457,6 +457,30 @@ fn theorem_1_is_optimal_among_dimension_ordered_schedules() {
     }
 }
 
+/// The ladder cut bound (`bounds::gossip::ladder`, c + ⌊c/2⌋) holds for the checked schedules
+/// of every registered algorithm that applies to the 2×c and c×2 meshes, c = 2..=30, and is
+/// the strongest bound there from c = 4 on (the total-load bound is about 4c/3).
+#[test]
+fn the_ladder_cut_bound_holds_for_every_algorithm_on_two_row_meshes() {
+    use commsched::bounds::gossip::ladder;
+    for c in 2..=30u64 {
+        for network in [format!("mesh:2x{c}"), format!("mesh:{c}x2")] {
+            let inst = instance(&network);
+            let bound = lower_bound(&inst);
+            assert!(bound >= ladder(c), "{network}: best bound {bound}");
+            if c >= 4 {
+                assert_eq!(bound, ladder(c), "{network}");
+            }
+            for method in ["mesh-two-phase", "mesh-combined"] {
+                if find(method).unwrap().applies(&inst).is_ok() {
+                    let (checked, _) = run_on(method, &inst);
+                    assert!(checked.length() >= ladder(c), "{method} on {network}: {}", checked.length());
+                }
+            }
+        }
+    }
+}
+
 /// GOS-17: the combined algorithm takes 7 rounds on the 3×3 mesh, rows 6/5/6 and columns 6/7/6.
 #[test]
 fn combined_3x3_takes_7_with_the_lines_of_fig_8c() {
