@@ -8,9 +8,10 @@
 //! antecedents. As in the reference checkers (drat-trim's `lrat-check`, CaDiCaL's own), a
 //! clause is a set: a literal written twice counts once, and a unit whose literal already holds
 //! is accepted, which assigns nothing new (a redundant hint costs nothing in soundness: every
-//! assignment made is still implied by the negated clause and the hints before it). Negative hints (RAT steps) are not accepted: the proof must be RUP only. The
-//! proof is valid when every line checks and one of them adds the empty clause, or when the CNF
-//! itself contains the empty clause (then any proof, even an empty one, is valid).
+//! assignment made is still implied by the negated clause and the hints before it). Negative
+//! hints (RAT steps) are not accepted: the proof must be RUP only. The proof is valid when every
+//! line checks and one of them adds the empty clause, or when the CNF itself contains the empty
+//! clause (then any proof, even an empty one, is valid).
 
 use std::collections::HashMap;
 use std::path::Path;
