@@ -258,12 +258,19 @@ pub fn bounds(instance: &Instance) -> Vec<Bound> {
     out
 }
 
+/// Gossip under H\* or H1 with one token per packet: where Lemmas 1 and 2 and the ladder cut
+/// hold.
+fn one_token_half_duplex_gossip(instance: &Instance) -> bool {
+    instance.problem == Problem::Gossip
+        && matches!(
+            instance.model,
+            Model::StoreForward { rule: PortRule::HStar | PortRule::H1, packet: 1, .. }
+        )
+}
+
 /// GOS-1 / GOS-2.
 fn papers(instance: &Instance) -> Vec<Bound> {
-    let Model::StoreForward { rule: PortRule::HStar | PortRule::H1, packet: 1, .. } = instance.model else {
-        return Vec::new();
-    };
-    if instance.problem != Problem::Gossip {
+    if !one_token_half_duplex_gossip(instance) {
         return Vec::new();
     }
     match *instance.network.family() {
@@ -285,11 +292,8 @@ fn papers(instance: &Instance) -> Vec<Bound> {
 
 /// The ladder cut bound of gossip on a 2×c or c×2 mesh (c ≥ 2) under H\* or H1, p = 1.
 fn ladder_cut(instance: &Instance) -> Option<Bound> {
-    let Model::StoreForward { rule: PortRule::HStar | PortRule::H1, packet: 1, .. } = instance.model else {
-        return None;
-    };
     let Family::Mesh(r, c) = *instance.network.family() else { return None };
-    if instance.problem != Problem::Gossip || r.min(c) != 2 {
+    if !one_token_half_duplex_gossip(instance) || r.min(c) != 2 {
         return None;
     }
     Some(Bound::new(
