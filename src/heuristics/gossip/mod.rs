@@ -20,8 +20,10 @@
 //! | `torus-odd-delayer` | [`torus_odd`](mod@torus_odd) | r×c torus, r or c odd | (n² + 1)/2 + 1 (Thm 3) | GOS-21 … GOS-23 |
 //!
 //! Ours, not the paper's: `torus-cut-in` ([`torus_cut_in`](mod@torus_cut_in), the torus phases
-//! overlapped) and `torus-offset-growth` ([`torus_offset_growth`](mod@torus_offset_growth), a
-//! translation-invariant schedule of ⌈(rc − 1)/2⌉ rounds, Lemma 2's bound on every torus).
+//! overlapped), `torus-offset-growth` ([`torus_offset_growth`](mod@torus_offset_growth), a
+//! translation-invariant schedule of ⌈(rc − 1)/2⌉ rounds, Lemma 2's bound on every torus) and
+//! `urgent-first` ([`urgent_first`](mod@urgent_first), a list schedule for any network, port
+//! rule and packet size; on the n×n mesh one round above Lemma 1 for n = 3..=11).
 //!
 //! Building blocks: [`phase1`] (the half-gossip on a line, Fig. 2), [`phase2`] (the path
 //! gossip of Fig. 3, optionally cutting into Phase 1), [`cycle_gossip::ring_gossip`] (the torus
@@ -40,6 +42,7 @@ pub mod torus_even;
 pub mod torus_odd;
 pub mod torus_offset_growth;
 pub mod two_phase;
+pub mod urgent_first;
 
 pub use combined::mesh_combined;
 pub use cycle_gossip::{cycle_gossip, ring_gossip};
@@ -52,6 +55,7 @@ pub use phase2::Release;
 pub use torus_even::torus_even;
 pub use torus_odd::torus_odd;
 pub use two_phase::{TwoPhase, mesh_two_phase};
+pub use urgent_first::urgent_first;
 
 use super::Method;
 use crate::claims::{ClaimValue, Relation, Subject};
@@ -71,6 +75,7 @@ pub static METHODS: &[Method] = &[
     torus_odd::METHOD,
     torus_cut_in::METHOD,
     torus_offset_growth::METHOD,
+    urgent_first::METHOD,
 ];
 
 /// Where a paper-003 algorithm applies: gossip in copy mode under H\* (003 §1) or F\*, which
