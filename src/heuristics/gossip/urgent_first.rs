@@ -14,7 +14,11 @@
 //!   that u could have received on (under F\* and F1 sending costs u nothing);
 //! - plus half the **relay** value: the largest excess load, over v's own, of another
 //!   neighbour of v that lacks t, which v can pass t on to. Without it a node whose neighbours
-//!   hold nothing new for it (a mesh corner late in the schedule) starves.
+//!   hold nothing new for it (a mesh corner late in the schedule) starves;
+//! - plus half the token's **backlog**: the fraction of the nodes that still lack t times the
+//!   largest load (a lower bound on the steps left). Without it a token that few nodes hold,
+//!   a mesh corner's own above all (its neighbours always have something for the corner, whose
+//!   load is the largest), waits until the end and then jams it.
 //!
 //! The step is filled greedily: the arc whose best pair is the most urgent goes first, then
 //! the next arc that the port rule still allows, and so on; a receiver never gets a token it
@@ -22,13 +26,14 @@
 //! arc's packet takes its receiver's next most urgent tokens. Ties go to the lower arc index,
 //! then to the token of larger reach and lower index, so the schedule is deterministic. A step
 //! takes O(n² + arcs · n · Δ) time (Δ the largest degree) and delivers at least one new token,
-//! so there are at most n(n − 1) steps: polynomial (6 s on the 30×30 mesh, 900 nodes).
+//! so there are at most n(n − 1) steps: polynomial (4 s on the 30×30 mesh, 900 nodes).
 //!
 //! On the n×n mesh under H\* it lies between Lemma 1's n(n + 1)/2 (GOS-1) and Theorem 1's
 //! n²/2 + n − 1 (even n) or n²/2 + n − 1/2 (odd n) (GOS-14): one round above Lemma 1 for
-//! n = 3..=11, 8 above at n = 30 where Theorem 1 is 14 above; on r×c meshes it meets the
-//! total-load bound on 3×6, 4×5, 5×9, 6×7, 6×10 and 7×11 (every length, n = 2..=30 and
-//! 2 ≤ r < c ≤ 12, is in the snapshot of the test `urgent_first_against_lemma_1_and_theorem_1`).
+//! n = 3..=17, three at n = 30 where Theorem 1 is 14 above. On the r×c meshes 2 ≤ r < c ≤ 12 it
+//! meets the strongest lower bound on 20 of the 55, 6×8 (28), 8×9 (41) and 10×11 (61) among
+//! them (every length is in the snapshot of the test
+//! `urgent_first_against_lemma_1_and_theorem_1`).
 //! The exact witnesses attain Lemma 1 for n ≤ 8, which needs every link busy with a new token
 //! in every step; the greedy steps fall short of that in the last few. Registered as
 //! `urgent-first`.
@@ -162,10 +167,12 @@ impl PartialOrd for Offer {
     }
 }
 
-/// The weight of the relay term (a tuned constant: on the n×n meshes n ≤ 20 any weight from
-/// 0.4 to 1 gives lengths within a step or two of each other; without the term the meshes
-/// n = 6, 8, 10, 20 take 1, 1, 1 and 3 rounds more).
+/// The weights of the relay and backlog terms. Both are tuned constants: over the n×n meshes
+/// n = 4..=10, 12, 15, 20 and six rectangles up to 7×8, weights from 0.4 to 1 give totals
+/// within a few rounds of each other. Without the relay term that total is 5 rounds more (the
+/// 30×30 mesh: 471 instead of 468), without the backlog term 7 more (473).
 const RELAY: f64 = 0.5;
+const BACKLOG: f64 = 0.5;
 
 /// The urgent-first schedule of the module documentation.
 pub fn urgent_first(inst: &Instance) -> Result<Schedule> {
@@ -207,6 +214,7 @@ pub fn urgent_first(inst: &Instance) -> Result<Schedule> {
         })
         .collect();
     let mut missing = vec![n - 1; n];
+    let mut holders = vec![1usize; n];
     // reach[t][x]: hops from the holders of t to x.
     let mut reach: Vec<Vec<u32>> = (0..n).map(|t| hops_from(&out, t)).collect();
     let mut ports =
@@ -228,21 +236,27 @@ pub fn urgent_first(inst: &Instance) -> Result<Schedule> {
         };
         let relay_bound: Vec<f64> =
             (0..n).map(|v| out[v].iter().map(|&w| excess(v, w)).fold(0.0, f64::max)).collect();
-        // Tokens by falling reach, ties by index.
-        let mut by_reach: Vec<usize> = (0..n).collect();
-        by_reach.sort_by(|&a, &b| eccentricity[b].total_cmp(&eccentricity[a]).then(a.cmp(&b)));
+        // The token's own part of the urgency: reach plus backlog.
+        let steps_left = load.iter().copied().fold(0.0, f64::max);
+        let own: Vec<f64> = (0..n)
+            .map(|t| eccentricity[t] + BACKLOG * (n - holders[t]) as f64 / n as f64 * steps_left)
+            .collect();
+        let mut by_own: Vec<usize> = (0..n).collect();
+        by_own.sort_by(|&a, &b| {
+            own[b].total_cmp(&own[a]).then(eccentricity[b].total_cmp(&eccentricity[a])).then(a.cmp(&b))
+        });
         let mut incoming: Vec<Tokens> = vec![Tokens::new(n); n];
-        // The arc's most urgent pair: its token part (reach plus relay) is scanned by falling
-        // reach and the scan stops once no later token can beat the best one found.
+        // The arc's most urgent pair: the token part (own plus relay) is scanned by falling own
+        // part, and the scan stops once no later token can beat the best one found.
         let best = |arc: usize, incoming: &[Tokens]| {
             let (u, v) = arcs[arc];
             let mut found: Option<(f64, usize)> = None;
-            for &t in &by_reach {
-                if found.is_some_and(|(part, _)| eccentricity[t] + RELAY * relay_bound[v] <= part) {
+            for &t in &by_own {
+                if found.is_some_and(|(part, _)| own[t] + RELAY * relay_bound[v] <= part) {
                     break;
                 }
                 if held[u].contains(t) && !held[v].contains(t) && !incoming[v].contains(t) {
-                    let part = eccentricity[t] + RELAY * relay(t, u, v);
+                    let part = own[t] + RELAY * relay(t, u, v);
                     if found.is_none_or(|(best, _)| part > best) {
                         found = Some((part, t));
                     }
@@ -283,6 +297,7 @@ pub fn urgent_first(inst: &Instance) -> Result<Schedule> {
             for &t in &tr.tokens {
                 held[tr.to].insert(t);
                 missing[tr.to] -= 1;
+                holders[t] += 1;
                 reach[t][tr.to] = 0;
                 relax(&out, &mut reach[t], tr.to);
             }
