@@ -10,9 +10,9 @@ mod sweep;
 
 use args::{BackendArg, Cli, Command, Format, GenArgs, Limits, RatioFamily, Style};
 use commsched::bounds::{self, Bound};
-use commsched::certify::certify;
+use commsched::certify::{Certificate, certify};
 use commsched::checker::{self, Producer};
-use commsched::compare::assess::Answer;
+use commsched::compare::assess::{Answer, ExactAnswer};
 use commsched::compare::ratios;
 use commsched::compare::report::{self, Entry, Report, RunInfo};
 use commsched::compare::{Algorithms, AssessOptions, Assessment, Status, assess};
@@ -449,7 +449,14 @@ fn solve(
     let a = assess(&inst, None, &options).map_err(in_file(instance))?;
     let seconds = start.elapsed().as_secs_f64();
     let label = match &a.exact {
-        Some(e) => e.backend.name().to_string(),
+        Some(e) => match (&e.answer, incumbent_met_the_bound(&a)) {
+            // The search returns the incumbent without a probe when it meets the bound: the
+            // witness is the algorithm's, the backend never ran.
+            (ExactAnswer::Optimal { certificate: Certificate::LowerBound { .. }, .. }, Some(name)) => {
+                format!("{name} (incumbent of {})", e.backend.name())
+            }
+            _ => e.backend.name().to_string(),
+        },
         None => method.to_string(),
     };
     let summary = Summary::new(&inst.name, &label, &a.answer, Vec::new());
@@ -476,6 +483,12 @@ fn solve(
         }
     }
     Ok(if a.answer.status == Status::Inadmissible { 1 } else { 0 })
+}
+
+/// The first algorithm whose checked length is the strongest lower bound, if any.
+fn incumbent_met_the_bound(a: &Assessment) -> Option<&str> {
+    let bound = a.lower_bound.as_ref()?.value;
+    a.algorithms.iter().find(|r| r.length == Some(bound)).map(|r| r.method)
 }
 
 /// `verify DIR`: every failure on its own line, exit 1 if there is any.
