@@ -843,3 +843,17 @@ fn urgent_first_under_every_rule_and_packet_size() {
         other => panic!("urgent-first on ula:4: {other:?}"),
     }
 }
+
+/// Under F\* (full-duplex, all-port) `urgent-first` is optimal on every n×n mesh n = 2..=16 (up
+/// to 256 nodes, where `bounds::best` is cheap): it takes ⌈(n² − 1)/2⌉ rounds, the port bound (a
+/// corner receives its n² − 1 tokens over two in-arcs), which is the strongest lower bound.
+#[test]
+fn urgent_first_meets_the_port_bound_under_full_duplex_on_square_meshes() {
+    for n in 2..=16u64 {
+        let inst = instance_under(&format!("mesh:{n}x{n}"), PortRule::FStar);
+        let (checked, _) = run_on("urgent-first", &inst);
+        let port = (n * n - 1).div_ceil(2);
+        assert_eq!(lower_bound(&inst), port, "n = {n}: the port bound");
+        assert_eq!(checked.length(), port, "n = {n}");
+    }
+}
