@@ -45,7 +45,7 @@ use crate::spec::{
 };
 use std::collections::{BinaryHeap, VecDeque};
 
-/// Gossip in copy mode under any port rule and packet size, on a connected network.
+/// Gossip in copy mode under any port rule and packet size, on a strongly connected network.
 const ANYWHERE: Applicability = Applicability {
     problems: &[ProblemKind::Gossip],
     models: &[
