@@ -62,14 +62,10 @@ const ANYWHERE: Applicability = Applicability {
 /// Every node must reach every other over the arcs, or some token can never get there.
 fn strongly_connected(inst: &Instance) -> std::result::Result<(), String> {
     let net = &inst.network;
-    let mut into = vec![Vec::new(); net.len()];
-    for &(u, v) in net.arcs() {
-        into[v].push(u);
-    }
-    for (lists, how) in [(net.out_neighbours(), "reach"), (into, "be reached from")] {
-        if let Some(v) = hops_from(&lists, 0).iter().position(|&d| d == UNREACHED) {
+    for u in 0..net.len() {
+        if let Some(v) = net.distances_from(u).iter().position(|&d| d == usize::MAX) {
             return Err(format!(
-                "gossip needs a strongly connected network, and node 0 cannot {how} node {v} in {}",
+                "gossip needs a strongly connected network, and node {u} cannot reach node {v} in {}",
                 net.spec_string()
             ));
         }
@@ -77,18 +73,8 @@ fn strongly_connected(inst: &Instance) -> std::result::Result<(), String> {
     Ok(())
 }
 
-const UNREACHED: u32 = u32::MAX;
-
-/// Hops from `source` to every node over the adjacency lists `next`.
-fn hops_from(next: &[Vec<Node>], source: Node) -> Vec<u32> {
-    let mut hops = vec![UNREACHED; next.len()];
-    hops[source] = 0;
-    relax(next, &mut hops, source);
-    hops
-}
-
 /// Lowers `hops` breadth-first from `from`, whose own hops were just lowered.
-fn relax(next: &[Vec<Node>], hops: &mut [u32], from: Node) {
+fn relax(next: &[Vec<Node>], hops: &mut [usize], from: Node) {
     let mut queue = VecDeque::from([from]);
     while let Some(x) = queue.pop_front() {
         for &y in &next[x] {
@@ -216,7 +202,7 @@ pub fn urgent_first(inst: &Instance) -> Result<Schedule> {
     let mut missing = vec![n - 1; n];
     let mut holders = vec![1usize; n];
     // reach[t][x]: hops from the holders of t to x.
-    let mut reach: Vec<Vec<u32>> = (0..n).map(|t| hops_from(&out, t)).collect();
+    let mut reach: Vec<Vec<usize>> = (0..n).map(|t| inst.network.distances_from(t)).collect();
     let mut ports =
         Ports { rule, channel: vec![false; arcs.len()], sending: vec![false; n], receiving: vec![false; n] };
     let mut steps: Vec<Vec<Transmission>> = Vec::new();
