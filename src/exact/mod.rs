@@ -46,6 +46,19 @@
 //! instance at once. Once the relaxation is settled, a first model over the size guard gives
 //! bounds instead of an error.
 //!
+//! **Relaxed model.** When the encoder has a relaxed model of the instance itself
+//! ([`encode::Encoder::relaxed_model`]: product and prefix on the fat-tree, with each message
+//! carrying all its sender knows) and the incumbent is above L, the search walks it upward
+//! from L once the restricted witness at L is not found: each horizon at which it is
+//! infeasible raises L past it and becomes the certificate's infeasibility, named after the
+//! model (`T-1 = 12 for its knowledge relaxation ...`; with the SAT backend its CNF and checked
+//! proof are the relaxed model's, and `verify` re-encodes that model). The walk stops at the
+//! first horizon it does not prove infeasible: a solution of the relaxed model is no
+//! schedule. When the instance's own model is over the size guard at L, the restricted
+//! model's witnesses are bisected first (they need little time) and the walk gets what is
+//! left; a raised L is then reported as bounds, never as an error (prefix on fat-tree:16 under
+//! log n + 1: [13, 17]).
+//!
 //! **Proofs (SAT backend).** Every probe of the SAT backend traces its LRAT proof into a
 //! temporary directory; the trace of the last infeasible probe is kept, and checked only if
 //! that horizon ends up as U − 1, so an infeasibility is never decided twice. Tracing slows the
@@ -192,6 +205,8 @@ enum Restriction {
     Full,
     /// The encoder's restricted model: witnesses only.
     Restricted,
+    /// The encoder's relaxed model: infeasibility only (a feasible answer is no evidence).
+    Relaxed,
 }
 
 /// The model of `horizon` that `restriction` names.
@@ -201,6 +216,10 @@ fn model_at(encoder: &dyn Encoder, horizon: u64, restriction: Restriction) -> Re
         Restriction::Restricted => encoder.restricted(horizon).ok_or_else(|| Error::Backend {
             backend: "encoder",
             reason: "it declared a restriction but built no restricted model".into(),
+        }),
+        Restriction::Relaxed => encoder.relaxed_model(horizon).ok_or_else(|| Error::Backend {
+            backend: "encoder",
+            reason: "it declared a relaxed model but built none".into(),
         }),
     }
 }
@@ -401,6 +420,24 @@ impl<'a> Search<'a> {
         None
     }
 
+    /// Where a probe of the model `restriction` names traces its proof: a restricted probe
+    /// traces none (its infeasibility is no evidence), a relaxed one names its model on top.
+    fn traced(&self, horizon: u64, restriction: Restriction) -> Option<ProbeTrace> {
+        let trace = self.trace(horizon)?;
+        match (restriction, self.encoder.relaxed()) {
+            (Restriction::Restricted, _) => None,
+            (Restriction::Relaxed, Some(name)) => Some(ProbeTrace {
+                comment: format!(
+                    "commsched {}: {name} of instance `{}` at horizon T = {horizon}",
+                    env!("CARGO_PKG_VERSION"),
+                    self.instance.name
+                ),
+                ..trace
+            }),
+            _ => Some(trace),
+        }
+    }
+
     /// Deletes the trace of the probe at `horizon` (best effort: the directory goes anyway).
     fn discard(&self, horizon: u64) {
         if let Some(t) = self.trace(horizon) {
@@ -420,14 +457,15 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Proves with a checked LRAT proof that horizon T is infeasible. A probe that decided it
+    /// Proves with a checked LRAT proof that horizon T is infeasible in the model `restriction`
+    /// names (the encoder's or its relaxed one). A probe that decided it
     /// left its proof in its trace, which is checked now; otherwise (the descent decided it)
     /// the model is decided once more with a proof. The CNF and the proof go to the proof
     /// directory if there is one.
     #[cfg(feature = "sat")]
-    fn prove(&self, horizon: u64) -> Result<std::result::Result<(), StopReason>> {
+    fn prove(&self, horizon: u64, restriction: Restriction) -> Result<std::result::Result<(), StopReason>> {
         use backend::sat::{Refutation, check_proof, refute};
-        let trace = self.trace(horizon).expect("a SAT search traces");
+        let trace = self.traced(horizon, restriction).expect("a SAT search traces");
         let checked = match check_proof(&trace.cnf, &trace.proof) {
             _ if !trace.proof.exists() => false,
             Ok(_) => true,
@@ -459,7 +497,7 @@ impl<'a> Search<'a> {
             Some(d) => (d.join(PROOF_CNF), d.join(PROOF_LRAT)),
             None => (trace.cnf, trace.proof),
         };
-        let model = self.encoder.encode(horizon).model;
+        let model = model_at(self.encoder.as_ref(), horizon, restriction)?.model;
         match refute(&model, &Limits { time }, &trace.comment, &cnf, &proof)
             .map_err(|e| self.keep_rejected(e, &cnf, &proof))?
         {
@@ -509,7 +547,8 @@ impl<'a> Search<'a> {
             Ok(t) => t,
             Err(stop) => return Ok(Decision::Unknown(stop)),
         };
-        let trace = if restriction == Restriction::Full { self.trace(horizon) } else { None };
+        let trace = self.traced(horizon, restriction);
+        let traces = trace.is_some();
         let (encoding, answer) = match time {
             None => {
                 let encoding = model_at(self.encoder.as_ref(), horizon, restriction)?;
@@ -521,10 +560,16 @@ impl<'a> Search<'a> {
                 None => return Ok(Decision::Unknown(StopReason::Timeout)),
             },
         };
-        if answer != BackendAnswer::Infeasible && restriction == Restriction::Full {
+        if answer != BackendAnswer::Infeasible && traces {
             self.discard(horizon);
         }
         Ok(match answer {
+            // A relaxed model's solution is no schedule, and no evidence either way.
+            BackendAnswer::Feasible(_) if restriction == Restriction::Relaxed => {
+                Decision::Unknown(StopReason::BackendUnknown {
+                    reason: "the relaxed model is feasible".into(),
+                })
+            }
             BackendAnswer::Feasible(assignment) => {
                 let witness = encoding.decode(&assignment.values);
                 let checked = accept(self.instance, witness, Producer::Exact(self.backend.name()))?;
@@ -692,6 +737,7 @@ impl<'a> Search<'a> {
         match restriction {
             Restriction::Full => self.encoder.variables(horizon),
             Restriction::Restricted => self.encoder.restricted_variables(horizon),
+            Restriction::Relaxed => self.encoder.relaxed_variables(horizon),
         }
     }
 
@@ -793,13 +839,17 @@ impl<'a> Search<'a> {
         let restricted = (self.symmetric && open).then(|| self.encoder.restriction()).flatten();
         let first = if restricted.is_some() { Restriction::Restricted } else { Restriction::Full };
         let at_least = match first {
-            Restriction::Full => self.encoder.min_variables(lo),
             Restriction::Restricted => self.encoder.restricted_min_variables(lo),
+            _ => self.encoder.min_variables(lo),
         };
         let variables = if at_least > self.max_variables { at_least } else { self.variables(lo, first) };
         if variables > self.max_variables {
-            if relaxed != Relaxed::Unsettled {
-                // The relaxation was settled: report the bounds rather than refuse.
+            let walked = open && self.walk_relaxed(&mut lo, &mut infeasible, incumbent.as_ref())?;
+            if let Some(inc) = incumbent.as_ref().filter(|inc| inc.length() == lo) {
+                return self.finish(bounds, inc.clone(), infeasible);
+            }
+            if relaxed != Relaxed::Unsettled || walked {
+                // A relaxation raised the bound: report the bounds rather than refuse.
                 let stop = StopReason::SizeGuard { variables, limit: self.max_variables };
                 return Ok(Outcome::Bounds { lower: lo, upper: incumbent, stop });
             }
@@ -819,6 +869,12 @@ impl<'a> Search<'a> {
             && let Decision::Feasible(checked) = self.probe(lo, first)?
         {
             best = Some(self.at_least(checked, lo)?);
+        }
+        // Over the size guard at L, the instance's own model decides nothing: the restricted
+        // model's witnesses come first then, and the relaxed model gets the time that is left.
+        let own_fits = self.variables(lo, Restriction::Full) <= self.max_variables;
+        if open && own_fits {
+            self.walk_relaxed(&mut lo, &mut infeasible, best.as_ref())?;
         }
         let mut gap = 0;
         #[cfg(feature = "sat")]
@@ -857,13 +913,61 @@ impl<'a> Search<'a> {
                     if matches!(stop, StopReason::SizeGuard { .. }) && first == Restriction::Restricted {
                         best = self.restricted_witnesses(lo, best)?;
                     }
+                    if open && !own_fits && self.walk_relaxed(&mut lo, &mut infeasible, best.as_ref())? {
+                        if let Some(checked) = best.clone().filter(|b| b.length() == lo) {
+                            return self.finish(bounds, checked, infeasible);
+                        }
+                    }
                     return Ok(Outcome::Bounds { lower: lo, upper: best, stop });
                 }
             }
         }
         let checked = best.expect("the loop ends only with a schedule at the lower bound");
+        self.finish(bounds, checked, infeasible)
+    }
+
+    /// The relaxed model walked up from `lo` ("Relaxed model" in the module documentation):
+    /// each infeasible horizon raises `lo` past it and becomes the infeasibility on record,
+    /// until a horizon is feasible or undecided, or `lo` meets the incumbent. Whether it raised
+    /// `lo`.
+    fn walk_relaxed(
+        &self,
+        lo: &mut u64,
+        infeasible: &mut Option<Infeasibility>,
+        incumbent: Option<&Checked>,
+    ) -> Result<bool> {
+        let Some(name) = self.encoder.relaxed() else { return Ok(false) };
+        let start = *lo;
+        while incumbent.is_none_or(|inc| inc.length() > *lo) {
+            if self.probe(*lo, Restriction::Relaxed)? != Decision::Infeasible {
+                break;
+            }
+            if let Some(older) = infeasible.as_ref() {
+                self.discard(older.horizon);
+            }
+            *infeasible = Some(Infeasibility {
+                horizon: *lo,
+                backend: self.backend.name(),
+                evidence: Evidence::SolverWord,
+                relaxation: Some(name.into()),
+            });
+            *lo += 1;
+        }
+        Ok(*lo > start)
+    }
+
+    /// The optimum `checked`, with its certificate: the bounds, or the infeasibility at its
+    /// length − 1, which the SAT backend proves first.
+    #[cfg_attr(not(feature = "sat"), allow(unused_mut))]
+    fn finish(
+        &self,
+        bounds: &[Bound],
+        checked: Checked,
+        mut infeasible: Option<Infeasibility>,
+    ) -> Result<Outcome> {
         // The SAT backend's word is not evidence: the infeasibility at T − 1 that certifies the
-        // optimum is proved again with a proof, which must check.
+        // optimum is proved again with a proof, which must check. One that names a relaxation
+        // in the solver's word is the relaxed model's (an instance's relaxation proves its own).
         #[cfg(feature = "sat")]
         if self.backend == BackendKind::Sat
             && certify(bounds, &checked, None).is_none()
@@ -871,7 +975,8 @@ impl<'a> Search<'a> {
                 .as_mut()
                 .filter(|i| i.horizon + 1 == checked.length() && i.evidence == Evidence::SolverWord)
         {
-            match self.prove(i.horizon)? {
+            let model = if i.relaxation.is_some() { Restriction::Relaxed } else { Restriction::Full };
+            match self.prove(i.horizon, model)? {
                 Ok(()) => i.evidence = Evidence::ProofChecked,
                 Err(stop) => return Ok(Outcome::Bounds { lower: i.horizon, upper: Some(checked), stop }),
             }
@@ -1048,7 +1153,7 @@ mod tests {
         let search = Search::new(&inst, BackendKind::Sat, &SolveOptions::default()).unwrap();
         let trace = search.trace(3).unwrap();
         write_rejected(&trace.cnf, &trace.proof);
-        let dir = kept(search.prove(3).expect_err("the proof is rejected"));
+        let dir = kept(search.prove(3, Restriction::Full).expect_err("the proof is rejected"));
         drop(search);
         assert!(["3.cnf", "3.lrat"].iter().all(|n| dir.join(n).is_file()), "{}", dir.display());
         std::fs::remove_dir_all(&dir).unwrap();

@@ -302,17 +302,28 @@ fn expected_cnf(
     t: u64,
     descent: Option<u64>,
 ) -> std::result::Result<ExpectedCnf, String> {
-    let relaxed = match relaxation {
-        None => None,
-        Some(name) => match encode::encoder_for(instance).map_err(|e| e.to_string())?.1.relaxation() {
-            Some(r) if r.name == name => Some(r.instance.clone()),
-            Some(r) => return Err(format!("the relaxation is `{}`, the manifest says `{name}`", r.name)),
-            None => return Err(format!("the instance has no relaxation, the manifest says `{name}`")),
-        },
-    };
+    // The relaxation the manifest names: another instance, or the encoder's relaxed model.
+    let (mut relaxed, mut relaxed_model) = (None, false);
+    if let Some(name) = relaxation {
+        let (_, encoder) = encode::encoder_for(instance).map_err(|e| e.to_string())?;
+        match (encoder.relaxation(), encoder.relaxed()) {
+            (Some(r), _) if r.name == name => relaxed = Some(r.instance.clone()),
+            (_, Some(model)) if model == name && descent.is_none() => relaxed_model = true,
+            (r, model) => {
+                let known: Vec<&str> = r.map(|r| r.name).into_iter().chain(model).collect();
+                return Err(format!(
+                    "the manifest names the relaxation `{name}`, the instance has {}",
+                    if known.is_empty() { "none".to_string() } else { format!("`{}`", known.join("`, `")) }
+                ));
+            }
+        }
+    }
     let (_, encoder) =
         encode::encoder_for(relaxed.as_ref().unwrap_or(instance)).map_err(|e| e.to_string())?;
-    let encoding = encoder.encode(descent.unwrap_or(t));
+    let encoding = match relaxed_model {
+        true => encoder.relaxed_model(t).ok_or("the encoder built no relaxed model")?,
+        false => encoder.encode(descent.unwrap_or(t)),
+    };
     let mut enc = CnfModel::encode(&encoding.model).map_err(|e| e.to_string())?;
     let makespan = match descent {
         None => None,

@@ -568,8 +568,43 @@ fn a_product_certified_by_its_broadcast_relaxation_verifies() {
         .unwrap();
     let (code, stdout, _) = run(&["verify", d]);
     assert_eq!(code, 1, "{stdout}");
-    assert!(stdout.contains("the manifest says `a guess`"), "{stdout}");
+    assert!(stdout.contains("the manifest names the relaxation `a guess`"), "{stdout}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A prefix certified through the knowledge relaxation (fat-tree:8 under w = 1, optimum 11):
+/// the folder's CNF and proof are those of the relaxed model at T − 1 = 10, the manifest names
+/// it, and `verify` re-encodes that model to compare; with the relaxed model's name taken
+/// away, the CNF is compared with the prefix model itself and rejected.
+#[cfg(feature = "sat")]
+#[test]
+fn a_prefix_certified_by_its_knowledge_relaxation_verifies() {
+    let dir = std::env::temp_dir().join(format!("commsched-knowledge-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    let instance = dir.with_extension("toml");
+    let (code, text, stderr) = run(&["gen", "prefix", "--network", "fat-tree:8", "--capacity", "const:1"]);
+    assert_eq!(code, 0, "{stderr}");
+    std::fs::write(&instance, text).unwrap();
+    let (code, stdout, stderr) =
+        run(&["solve", instance.to_str().unwrap(), "--method", "sat", "--certificate", d]);
+    assert_eq!(code, 0, "{stderr}");
+    let relaxation = "its knowledge relaxation (a commutative, idempotent ⋆)";
+    assert!(
+        stdout.contains(&format!(
+            "length 11, certified optimal: infeasible-at-T-1 (T-1 = 10 for {relaxation}, proof checked)"
+        )),
+        "{stdout}"
+    );
+    let (code, stdout, _) = run(&["verify", d]);
+    assert_eq!((code, stdout.contains("valid certificate")), (0, true), "{stdout}");
+    let manifest = dir.join("manifest.json");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, text.replace(&format!("\"{relaxation}\""), "null")).unwrap();
+    let (code, stdout, _) = run(&["verify", d]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("infeasible.cnf: not the encoding of the instance at T-1 = 10"), "{stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_file(&instance).unwrap();
 }
 
 /// A folder whose certificate is a lower bound (path(3) under furthest-first, TE-1) verifies too.

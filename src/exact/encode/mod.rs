@@ -209,6 +209,28 @@ pub trait Encoder {
         self.variables(horizon)
     }
 
+    /// The relaxed model of [`Encoder::relaxed_model`] in words, as certificates name it;
+    /// `None` (the default) when the encoder has none.
+    fn relaxed(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// The variables of [`Encoder::relaxed_model`] at `horizon`.
+    fn relaxed_variables(&self, horizon: u64) -> usize {
+        let _ = horizon;
+        0
+    }
+
+    /// A model of the instance itself, weaker than [`Encoder::encode`]: every schedule of
+    /// length ≤ `horizon` gives one of its solutions, so its infeasibility at T is the
+    /// instance's, but its solutions are never decoded (its events need not form a schedule).
+    /// It is horizon-monotone, so the search walks it up from the lower bound (module
+    /// [`crate::exact`], "Relaxed model"). `None` (the default) without one.
+    fn relaxed_model(&self, horizon: u64) -> Option<Encoding> {
+        let _ = horizon;
+        None
+    }
+
     /// The model at `horizon` restricted to the schedules of [`Encoder::restriction`], which
     /// are easier to find. Each of its answers decodes to a schedule of the instance (a witness,
     /// checked like any other), but its infeasibility says nothing about the instance, so the
