@@ -913,10 +913,12 @@ impl<'a> Search<'a> {
                     if matches!(stop, StopReason::SizeGuard { .. }) && first == Restriction::Restricted {
                         best = self.restricted_witnesses(lo, best)?;
                     }
-                    if open && !own_fits && self.walk_relaxed(&mut lo, &mut infeasible, best.as_ref())? {
-                        if let Some(checked) = best.clone().filter(|b| b.length() == lo) {
-                            return self.finish(bounds, checked, infeasible);
-                        }
+                    if open
+                        && !own_fits
+                        && self.walk_relaxed(&mut lo, &mut infeasible, best.as_ref())?
+                        && let Some(checked) = best.clone().filter(|b| b.length() == lo)
+                    {
+                        return self.finish(bounds, checked, infeasible);
                     }
                     return Ok(Outcome::Bounds { lower: lo, upper: best, stop });
                 }
