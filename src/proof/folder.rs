@@ -308,7 +308,10 @@ fn expected_cnf(
         let (_, encoder) = encode::encoder_for(instance).map_err(|e| e.to_string())?;
         match (encoder.relaxation(), encoder.relaxed()) {
             (Some(r), _) if r.name == name => relaxed = Some(r.instance.clone()),
-            (_, Some(model)) if model == name && descent.is_none() => relaxed_model = true,
+            (_, Some(model)) if model == name => match descent {
+                None => relaxed_model = true,
+                Some(_) => return Err(format!("`{name}` is never searched by a descent over horizons")),
+            },
             (r, model) => {
                 let known: Vec<&str> = r.map(|r| r.name).into_iter().chain(model).collect();
                 return Err(format!(
@@ -320,9 +323,10 @@ fn expected_cnf(
     }
     let (_, encoder) =
         encode::encoder_for(relaxed.as_ref().unwrap_or(instance)).map_err(|e| e.to_string())?;
-    let encoding = match relaxed_model {
-        true => encoder.relaxed_model(t).ok_or("the encoder built no relaxed model")?,
-        false => encoder.encode(descent.unwrap_or(t)),
+    let encoding = if relaxed_model {
+        encoder.relaxed_model(t).ok_or("the encoder built no relaxed model")?
+    } else {
+        encoder.encode(descent.unwrap_or(t))
     };
     let mut enc = CnfModel::encode(&encoding.model).map_err(|e| e.to_string())?;
     let makespan = match descent {
