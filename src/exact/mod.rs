@@ -231,8 +231,13 @@ pub const PROOF_LRAT: &str = "infeasible.lrat";
 
 /// The comment line on top of a proof CNF: the tool, the instance and the horizon.
 pub fn proof_comment(instance: &Instance, horizon: u64) -> String {
+    model_comment(instance, "the exact model", horizon)
+}
+
+/// The comment line on top of the CNF of `model` (the exact model, or a relaxed one by name).
+fn model_comment(instance: &Instance, model: &str, horizon: u64) -> String {
     format!(
-        "commsched {}: the exact model of instance `{}` at horizon T = {horizon}",
+        "commsched {}: {model} of instance `{}` at horizon T = {horizon}",
         env!("CARGO_PKG_VERSION"),
         instance.name
     )
@@ -426,14 +431,9 @@ impl<'a> Search<'a> {
         let trace = self.trace(horizon)?;
         match (restriction, self.encoder.relaxed()) {
             (Restriction::Restricted, _) => None,
-            (Restriction::Relaxed, Some(name)) => Some(ProbeTrace {
-                comment: format!(
-                    "commsched {}: {name} of instance `{}` at horizon T = {horizon}",
-                    env!("CARGO_PKG_VERSION"),
-                    self.instance.name
-                ),
-                ..trace
-            }),
+            (Restriction::Relaxed, Some(name)) => {
+                Some(ProbeTrace { comment: model_comment(self.instance, name, horizon), ..trace })
+            }
             _ => Some(trace),
         }
     }

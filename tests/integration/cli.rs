@@ -542,6 +542,32 @@ fn verify_accepts_the_certificate_folder_it_wrote_and_rejects_a_truncated_proof(
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Solves `instance` with the SAT backend into the certificate folder `dir`, asserts that the
+/// answer carries `certificate` and that `verify` accepts the folder; then rewrites `from` as
+/// `to` in its manifest and asserts that `verify` rejects it with `failure`.
+#[cfg(feature = "sat")]
+fn certify_then_tamper(
+    instance: &str,
+    dir: &std::path::Path,
+    certificate: &str,
+    tamper: [&str; 2],
+    failure: &str,
+) {
+    let d = dir.to_str().unwrap();
+    let (code, stdout, stderr) = run(&["solve", instance, "--method", "sat", "--certificate", d]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains(certificate), "{stdout}");
+    let (code, stdout, _) = run(&["verify", d]);
+    assert_eq!((code, stdout.contains("valid certificate")), (0, true), "{stdout}");
+    let manifest = dir.join("manifest.json");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, text.replace(tamper[0], tamper[1])).unwrap();
+    let (code, stdout, _) = run(&["verify", d]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains(failure), "{stdout}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 /// A product certified through its relaxation: the folder's CNF and proof are those of the
 /// broadcast at T − 1 = 11 that every product of length 11 would reverse into, the manifest
 /// names the relaxation, and `verify` re-encodes the broadcast to compare. A manifest naming
@@ -549,27 +575,13 @@ fn verify_accepts_the_certificate_folder_it_wrote_and_rejects_a_truncated_proof(
 #[cfg(feature = "sat")]
 #[test]
 fn a_product_certified_by_its_broadcast_relaxation_verifies() {
-    let dir = std::env::temp_dir().join(format!("commsched-relaxation-{}", std::process::id()));
-    let d = dir.to_str().unwrap();
-    let file = "instances/002/fattree16-product-logplus1.toml";
-    let (code, stdout, stderr) = run(&["solve", file, "--method", "sat", "--certificate", d]);
-    assert_eq!(code, 0, "{stderr}");
-    assert!(
-        stdout.contains(
-            "length 12, certified optimal: infeasible-at-T-1 (T-1 = 11 for the broadcast it reverses into (FT-24), proof checked)"
-        ),
-        "{stdout}"
+    certify_then_tamper(
+        "instances/002/fattree16-product-logplus1.toml",
+        &std::env::temp_dir().join(format!("commsched-relaxation-{}", std::process::id())),
+        "length 12, certified optimal: infeasible-at-T-1 (T-1 = 11 for the broadcast it reverses into (FT-24), proof checked)",
+        ["\"the broadcast it reverses into (FT-24)\"", "\"a guess\""],
+        "the manifest names the relaxation `a guess`",
     );
-    let (code, stdout, _) = run(&["verify", d]);
-    assert_eq!((code, stdout.contains("valid certificate")), (0, true), "{stdout}");
-    let manifest = dir.join("manifest.json");
-    let text = std::fs::read_to_string(&manifest).unwrap();
-    std::fs::write(&manifest, text.replace("\"the broadcast it reverses into (FT-24)\"", "\"a guess\""))
-        .unwrap();
-    let (code, stdout, _) = run(&["verify", d]);
-    assert_eq!(code, 1, "{stdout}");
-    assert!(stdout.contains("the manifest names the relaxation `a guess`"), "{stdout}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A prefix certified through the knowledge relaxation (fat-tree:8 under w = 1, optimum 11):
@@ -580,30 +592,20 @@ fn a_product_certified_by_its_broadcast_relaxation_verifies() {
 #[test]
 fn a_prefix_certified_by_its_knowledge_relaxation_verifies() {
     let dir = std::env::temp_dir().join(format!("commsched-knowledge-{}", std::process::id()));
-    let d = dir.to_str().unwrap();
     let instance = dir.with_extension("toml");
     let (code, text, stderr) = run(&["gen", "prefix", "--network", "fat-tree:8", "--capacity", "const:1"]);
     assert_eq!(code, 0, "{stderr}");
     std::fs::write(&instance, text).unwrap();
-    let (code, stdout, stderr) =
-        run(&["solve", instance.to_str().unwrap(), "--method", "sat", "--certificate", d]);
-    assert_eq!(code, 0, "{stderr}");
     let relaxation = "its knowledge relaxation (a commutative, idempotent ⋆)";
-    assert!(
-        stdout.contains(&format!(
+    certify_then_tamper(
+        instance.to_str().unwrap(),
+        &dir,
+        &format!(
             "length 11, certified optimal: infeasible-at-T-1 (T-1 = 10 for {relaxation}, proof checked)"
-        )),
-        "{stdout}"
+        ),
+        [&format!("\"{relaxation}\""), "null"],
+        "infeasible.cnf: not the encoding of the instance at T-1 = 10",
     );
-    let (code, stdout, _) = run(&["verify", d]);
-    assert_eq!((code, stdout.contains("valid certificate")), (0, true), "{stdout}");
-    let manifest = dir.join("manifest.json");
-    let text = std::fs::read_to_string(&manifest).unwrap();
-    std::fs::write(&manifest, text.replace(&format!("\"{relaxation}\""), "null")).unwrap();
-    let (code, stdout, _) = run(&["verify", d]);
-    assert_eq!(code, 1, "{stdout}");
-    assert!(stdout.contains("infeasible.cnf: not the encoding of the instance at T-1 = 10"), "{stdout}");
-    std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_file(&instance).unwrap();
 }
 
