@@ -90,7 +90,7 @@ pub mod encode;
 pub mod export;
 pub mod ir;
 
-pub use backend::{Backend, BackendAnswer, BackendKind, Limits};
+pub use backend::{Aim, Backend, BackendAnswer, BackendKind, Limits};
 pub use export::{export, model_file};
 
 use crate::bounds::{self, Bound};
@@ -207,6 +207,14 @@ enum Restriction {
     Restricted,
     /// The encoder's relaxed model: infeasibility only (a feasible answer is no evidence).
     Relaxed,
+}
+
+impl Restriction {
+    /// The backend call's limits: only a relaxed model is asked for a refutation.
+    fn limits(self, time: Option<Duration>) -> Limits {
+        let aim = if self == Restriction::Relaxed { Aim::Refutation } else { Aim::Witness };
+        Limits { time, aim }
+    }
 }
 
 /// The model of `horizon` that `restriction` names.
@@ -498,7 +506,7 @@ impl<'a> Search<'a> {
             None => (trace.cnf, trace.proof),
         };
         let model = model_at(self.encoder.as_ref(), horizon, restriction)?.model;
-        match refute(&model, &Limits { time }, &trace.comment, &cnf, &proof)
+        match refute(&model, &restriction.limits(time), &trace.comment, &cnf, &proof)
             .map_err(|e| self.keep_rejected(e, &cnf, &proof))?
         {
             Refutation::Checked(_) => Ok(Ok(())),
@@ -552,7 +560,8 @@ impl<'a> Search<'a> {
         let (encoding, answer) = match time {
             None => {
                 let encoding = model_at(self.encoder.as_ref(), horizon, restriction)?;
-                let answer = answer(self.backend, &encoding.model, &Limits { time }, trace.as_ref())?;
+                let answer =
+                    answer(self.backend, &encoding.model, &restriction.limits(time), trace.as_ref())?;
                 (encoding, answer)
             }
             Some(budget) => match self.abandonable_probe(horizon, restriction, budget, trace) {
@@ -603,8 +612,8 @@ impl<'a> Search<'a> {
         std::thread::spawn(move || {
             let result = encode::encoder_for(&instance).and_then(|(_, encoder)| {
                 let encoding = model_at(encoder.as_ref(), horizon, restriction)?;
-                let answer =
-                    answer(backend, &encoding.model, &Limits { time: Some(budget) }, trace.as_ref())?;
+                let limits = restriction.limits(Some(budget));
+                let answer = answer(backend, &encoding.model, &limits, trace.as_ref())?;
                 Ok((encoding, answer))
             });
             // The receiver is gone when the probe was abandoned; its answer is not needed then.
@@ -661,7 +670,7 @@ impl<'a> Search<'a> {
                             &encoding.model,
                             &ends,
                             (horizon, floor),
-                            &Limits { time },
+                            &Limits { time, ..Limits::default() },
                             trace,
                             |values, makespan| {
                                 // A closed channel means the search was abandoned.

@@ -104,6 +104,20 @@ impl fmt::Display for BackendKind {
 pub struct Limits {
     /// Wall-clock budget; `None` = unlimited.
     pub time: Option<Duration>,
+    /// What the call is for: a backend may pick its engine by it (the answer means the same).
+    pub aim: Aim,
+}
+
+/// What a backend call is for. Either way the answer is a decision of the same model; the aim
+/// only lets a backend with several engines choose the one that suits it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Aim {
+    /// A witness is wanted, or the answer is open (an exact model at a horizon).
+    #[default]
+    Witness,
+    /// The model is built to be infeasible: a relaxation whose refutation raises a lower bound
+    /// (its feasible answers are no evidence and are never decoded).
+    Refutation,
 }
 
 /// A satisfying assignment.
@@ -258,6 +272,48 @@ mod tests {
                 panic!("{kind}: feasible expected");
             };
             assert_eq!((a.values, a.optimal), (vec![0, 1, 1], true), "{kind}");
+        }
+    }
+
+    /// Pigeons into holes, one hole each (an equality) and at most one pigeon per hole (a
+    /// cardinality row): feasible exactly when there are at least as many holes as pigeons.
+    fn pigeonhole(pigeons: usize, holes: usize) -> Model {
+        let mut m = Model::new(format!("{pigeons} pigeons, {holes} holes"));
+        let sits: Vec<Vec<VarId>> =
+            (0..pigeons).map(|p| (0..holes).map(|h| m.bool_var(format!("p{p}_h{h}"))).collect()).collect();
+        for (p, row) in sits.iter().enumerate() {
+            m.constrain(format!("one_hole_{p}"), &Linear::sum(row), Sense::Eq, 1);
+        }
+        for h in 0..holes {
+            let column: Vec<VarId> = sits.iter().map(|row| row[h]).collect();
+            m.constrain(format!("one_pigeon_{h}"), &Linear::sum(&column), Sense::Le, 1);
+        }
+        m
+    }
+
+    /// The aim picks an engine (z3's `QF_FD` solver for a boolean refutation), never the answer:
+    /// every backend decides the same models the same way under both aims, and a feasible
+    /// answer under either is checked against the model.
+    #[test]
+    fn the_aim_never_changes_an_answer() {
+        for kind in BackendKind::available() {
+            for aim in [Aim::Witness, Aim::Refutation] {
+                let limits = Limits { aim, ..Limits::default() };
+                let solve = |m: &Model| kind.backend().unwrap().solve(m, &limits).unwrap();
+                assert_eq!(solve(&pigeonhole(6, 5)), BackendAnswer::Infeasible, "{kind} {aim:?}");
+                let BackendAnswer::Feasible(a) = solve(&pigeonhole(5, 5)) else {
+                    panic!("{kind} {aim:?}: five pigeons fit five holes");
+                };
+                assert_eq!(a.values.iter().sum::<i64>(), 5, "{kind} {aim:?}");
+                let BackendAnswer::Feasible(a) = solve(&booleans().0) else {
+                    panic!("{kind} {aim:?}: feasible expected");
+                };
+                assert_eq!(a.values, vec![0, 1, 1], "{kind} {aim:?}");
+                let BackendAnswer::Feasible(a) = solve(&knapsack()) else {
+                    panic!("{kind} {aim:?}: feasible expected");
+                };
+                assert_eq!(knapsack().objective_value(&a.values), 11, "{kind} {aim:?}");
+            }
         }
     }
 

@@ -1072,7 +1072,7 @@ mod tests {
         use crate::exact::backend::{BackendAnswer, Limits};
         let backend = crate::exact::default_backend().backend().unwrap();
         let feasible = |enc: &FatTreeBroadcast, t: u64| match backend
-            .solve(&enc.encode(t).model, &Limits { time: None })
+            .solve(&enc.encode(t).model, &Limits::default())
             .unwrap()
         {
             BackendAnswer::Feasible(_) => true,
@@ -1134,7 +1134,7 @@ mod tests {
                 let encoding = encoder.restricted(optimum).unwrap();
                 assert_eq!(encoder.restricted_variables(optimum), encoding.model.variables.len());
                 let BackendAnswer::Feasible(assignment) =
-                    backend.solve(&encoding.model, &Limits { time: None }).unwrap()
+                    backend.solve(&encoding.model, &Limits::default()).unwrap()
                 else {
                     panic!("N = {n}, {capacity}: no reversible broadcast of length {optimum}");
                 };
@@ -1164,7 +1164,7 @@ mod tests {
                 let encoding = encoder.restricted(2 * optimum).unwrap();
                 assert_eq!(encoding.model.variables.len(), encoder.restricted_variables(2 * optimum));
                 let BackendAnswer::Feasible(assignment) =
-                    backend.solve(&encoding.model, &Limits { time: None }).unwrap()
+                    backend.solve(&encoding.model, &Limits::default()).unwrap()
                 else {
                     panic!("N = {n}, {capacity}: no reversible broadcast of length {optimum}");
                 };
