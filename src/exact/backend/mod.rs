@@ -188,6 +188,24 @@ fn satisfying(kind: BackendKind, model: &Model, values: Vec<i64>) -> Result<Vec<
     }
 }
 
+/// Pigeonhole: booleans p_ij, each pigeon in some hole, at most one pigeon per hole;
+/// unsatisfiable exactly when there are more pigeons than holes (a test model of every backend).
+#[cfg(test)]
+pub(crate) fn pigeonhole(pigeons: usize, holes: usize) -> Model {
+    use crate::exact::ir::{Linear, Sense};
+    let mut m = Model::new(format!("pigeonhole {pigeons} into {holes}"));
+    let p: Vec<Vec<_>> =
+        (0..pigeons).map(|i| (0..holes).map(|j| m.bool_var(format!("p_{i}_{j}"))).collect()).collect();
+    for (i, row) in p.iter().enumerate() {
+        m.constrain(format!("pigeon_{i}"), &Linear::sum(row), Sense::Ge, 1);
+    }
+    for j in 0..holes {
+        let col: Vec<_> = p.iter().map(|r| r[j]).collect();
+        m.constrain(format!("hole_{j}"), &Linear::sum(&col), Sense::Le, 1);
+    }
+    m
+}
+
 #[cfg(test)]
 mod tests {
     //! One suite for both backends (as rustsat tests its solvers).
@@ -273,22 +291,6 @@ mod tests {
             };
             assert_eq!((a.values, a.optimal), (vec![0, 1, 1], true), "{kind}");
         }
-    }
-
-    /// Pigeons into holes, one hole each (an equality) and at most one pigeon per hole (a
-    /// cardinality row): feasible exactly when there are at least as many holes as pigeons.
-    fn pigeonhole(pigeons: usize, holes: usize) -> Model {
-        let mut m = Model::new(format!("{pigeons} pigeons, {holes} holes"));
-        let sits: Vec<Vec<VarId>> =
-            (0..pigeons).map(|p| (0..holes).map(|h| m.bool_var(format!("p{p}_h{h}"))).collect()).collect();
-        for (p, row) in sits.iter().enumerate() {
-            m.constrain(format!("one_hole_{p}"), &Linear::sum(row), Sense::Eq, 1);
-        }
-        for h in 0..holes {
-            let column: Vec<VarId> = sits.iter().map(|row| row[h]).collect();
-            m.constrain(format!("one_pigeon_{h}"), &Linear::sum(&column), Sense::Le, 1);
-        }
-        m
     }
 
     /// The aim picks an engine (z3's `QF_FD` solver for a boolean refutation), never the answer:

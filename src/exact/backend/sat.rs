@@ -381,23 +381,7 @@ pub fn refute(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exact::ir::Linear;
-
-    /// Pigeonhole: booleans p_ij, each pigeon in some hole, at most one pigeon per hole;
-    /// unsatisfiable when there are more pigeons than holes.
-    fn pigeonhole(pigeons: usize, holes: usize) -> Model {
-        let mut m = Model::new(format!("pigeonhole {pigeons} into {holes}"));
-        let p: Vec<Vec<_>> =
-            (0..pigeons).map(|i| (0..holes).map(|j| m.bool_var(format!("p_{i}_{j}"))).collect()).collect();
-        for (i, row) in p.iter().enumerate() {
-            m.constrain(format!("pigeon_{i}"), &Linear::sum(row), Sense::Ge, 1);
-        }
-        for j in 0..holes {
-            let col: Vec<_> = p.iter().map(|r| r[j]).collect();
-            m.constrain(format!("hole_{j}"), &Linear::sum(&col), Sense::Le, 1);
-        }
-        m
-    }
+    use crate::exact::backend::pigeonhole;
 
     /// The checked refutation of `model`: its CNF and LRAT proof as text.
     fn refuted(model: &Model, name: &str) -> (String, String) {
