@@ -15,13 +15,12 @@
 //!   knowledge relaxations far sooner than the SMT core (fat-tree:16 prefix under w = 1: up to
 //!   horizon 16 in 44 s, where the SMT core reaches 14–15 in 60 s; README,
 //!   "Fat-tree exact optima"). Its parallel portfolio (z3's global `sat.threads`, one thread per
-//!   core, used by no other engine) halves or better the hard refutations on two cores: the
-//!   same prefix under log n + 1 at horizon 12 in 45–55 s instead of about 200 s (within the
-//!   default 60 s in two runs of three); `report --jobs` above 1 then shares the cores. A
-//!   relaxation that turns out feasible costs it more (the same
-//!   prefix under w = n at horizon 12: 28–41 s against 13 s), and witness searches stay on the
-//!   SMT core, which finds the gossip witnesses far sooner (mesh 6×6: 6 s against 243 s in
-//!   `QF_FD`).
+//!   core, set once per process and read by no other engine) halves or better the hard
+//!   refutations on two cores: the same prefix under log n + 1 at horizon 12 in 45–55 s instead
+//!   of about 200 s (within the default 60 s in two runs of four); `report --jobs` above 1 then
+//!   shares the cores. A relaxation that turns out feasible costs it more (the same prefix under
+//!   w = n at horizon 12: 28–41 s against 13 s), and witness searches stay on the SMT core,
+//!   which finds the gossip witnesses far sooner (mesh 6×6: 6 s against 243 s in `QF_FD`).
 //! - Time limit: z3's `timeout` parameter (milliseconds); z3 stops by itself and answers
 //!   `unknown` with reason `timeout` or `canceled`, reported as [`Unknown::Timeout`].
 
@@ -115,8 +114,11 @@ const MAX_REFUTATION_THREADS: usize = 4;
 /// A boolean model built to be infeasible, to the `QF_FD` solver (module documentation), whose
 /// SAT core runs a portfolio of one thread per core (at most [`MAX_REFUTATION_THREADS`]).
 fn refute(assertions: &[Bool], time: Option<Duration>) -> Result<Answer> {
-    let threads = std::thread::available_parallelism().map_or(1, usize::from).min(MAX_REFUTATION_THREADS);
-    z3::set_global_param("sat.threads", &threads.to_string());
+    static PORTFOLIO: std::sync::Once = std::sync::Once::new();
+    PORTFOLIO.call_once(|| {
+        let threads = std::thread::available_parallelism().map_or(1, usize::from).min(MAX_REFUTATION_THREADS);
+        z3::set_global_param("sat.threads", &threads.to_string());
+    });
     let solver = Solver::new_for_logic("QF_FD")
         .ok_or_else(|| backend_error("z3 has no solver for the logic QF_FD"))?;
     Ok(check(solver, assertions, time))
