@@ -17,7 +17,7 @@
 //!   "Fat-tree exact optima"). Its parallel portfolio (z3's global `sat.threads`, one thread per
 //!   core, set once per process and read by no other engine) halves or better the hard
 //!   refutations on two cores: the same prefix under log n + 1 at horizon 12 in 45–55 s instead
-//!   of about 200 s (within the default 60 s in two runs of four); `report --jobs` above 1 then
+//!   of about 200 s (measured before the fat-tree cuts); `report --jobs` above 1 then
 //!   shares the cores. A relaxation that turns out feasible costs it more (the same prefix under
 //!   w = n at horizon 12: 28–41 s against 13 s), and witness searches stay on the SMT core,
 //!   which finds the gossip witnesses far sooner (mesh 6×6: 6 s against 243 s in `QF_FD`).
