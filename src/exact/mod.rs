@@ -57,7 +57,8 @@
 //! schedule. When the instance's own model is over the size guard at L, the restricted
 //! model's witnesses are bisected first (they need little time) and the walk gets what is
 //! left; a raised L is then reported as bounds, never as an error (prefix on fat-tree:16 under
-//! log n + 1: [13, 17]).
+//! w = 1: [17, 24]). They come first too when the own model fits at L but not one step below
+//! the incumbent.
 //!
 //! **Proofs (SAT backend).** Every probe of the SAT backend traces its LRAT proof into a
 //! temporary directory; the trace of the last infeasible probe is kept, and checked only if
@@ -881,7 +882,17 @@ impl<'a> Search<'a> {
         }
         // Over the size guard at L, the instance's own model decides nothing: the restricted
         // model's witnesses come first then, and the relaxed model gets the time that is left.
+        // So they do when the own model fits at L but not just below the incumbent, where only
+        // they can lower it (prefix on fat-tree:16 under w = 1: L = 12, U = 27).
         let own_fits = self.variables(lo, Restriction::Full) <= self.max_variables;
+        let below_incumbent_fits = best.as_ref().is_none_or(|b| {
+            b.length() <= lo || self.variables(b.length() - 1, Restriction::Full) <= self.max_variables
+        });
+        let mut witnessed = false;
+        if first == Restriction::Restricted && own_fits && !below_incumbent_fits {
+            best = self.restricted_witnesses(lo, best)?;
+            witnessed = true;
+        }
         if open && own_fits {
             self.walk_relaxed(&mut lo, &mut infeasible, best.as_ref())?;
         }
@@ -919,7 +930,10 @@ impl<'a> Search<'a> {
                     gap = 2 * gap + 1;
                 }
                 Decision::Unknown(stop) => {
-                    if matches!(stop, StopReason::SizeGuard { .. }) && first == Restriction::Restricted {
+                    if matches!(stop, StopReason::SizeGuard { .. })
+                        && first == Restriction::Restricted
+                        && !witnessed
+                    {
                         best = self.restricted_witnesses(lo, best)?;
                     }
                     if open
