@@ -201,7 +201,9 @@ proptest! {
             "tree",
         )
         .unwrap();
-        let optimum = match exact::solve(&inst, BackendKind::Ilp, &SolveOptions::default(), &[], None).unwrap() {
+        // The encoder's measured backend: microlp alone can take minutes on an unlucky tree.
+        let backend = exact::BackendChoice::Measured.resolve(&inst);
+        let optimum = match exact::solve(&inst, backend, &SolveOptions::default(), &[], None).unwrap() {
             exact::Outcome::Optimal { checked, .. } => checked_length(&inst, checked.schedule()),
             other => panic!("{}: {other:?}", inst.network),
         };
