@@ -121,10 +121,11 @@
 //! range formed from it contains it; a message that carries such a range arrives late too (a
 //! detour is never faster: flight(b, d) ≤ flight(b, c) + flight(c, d), LCA heights being an
 //! ultrametric), so by induction on time nothing formed from a late receipt reaches a goal.
-//! Deleting every message received late keeps the schedule admissible and its goals, so the
-//! model has x only for arrivals by `last_use`, and the knowledge relaxation carries a_i to b
-//! only by `last_use(b, [i, i])`. With both cuts and the windows one step tighter than before,
-//! the prefix model on fat-tree:16 at T = 13 shrinks from 100k to 32k variables.
+//! Deleting every message received late keeps the schedule admissible (in rounds as above)
+//! and its goals, so the model has x only for arrivals by `last_use`, and the knowledge
+//! relaxation carries a_i to b only by `last_use(b, [i, i])`. With both cuts and the windows
+//! one step tighter than before, the prefix model on fat-tree:16 at T = 13 shrinks from 100k
+//! to 32k variables.
 //!
 //! ## Product by reversal (pipelined; FT-23, FT-24)
 //!
