@@ -888,10 +888,9 @@ impl<'a> Search<'a> {
         let below_incumbent_fits = best.as_ref().is_none_or(|b| {
             b.length() <= lo || self.variables(b.length() - 1, Restriction::Full) <= self.max_variables
         });
-        let mut witnessed = false;
-        if first == Restriction::Restricted && own_fits && !below_incumbent_fits {
+        let witnesses_first = first == Restriction::Restricted && own_fits && !below_incumbent_fits;
+        if witnesses_first {
             best = self.restricted_witnesses(lo, best)?;
-            witnessed = true;
         }
         if open && own_fits {
             self.walk_relaxed(&mut lo, &mut infeasible, best.as_ref())?;
@@ -932,7 +931,7 @@ impl<'a> Search<'a> {
                 Decision::Unknown(stop) => {
                     if matches!(stop, StopReason::SizeGuard { .. })
                         && first == Restriction::Restricted
-                        && !witnessed
+                        && !witnesses_first
                     {
                         best = self.restricted_witnesses(lo, best)?;
                     }

@@ -1063,6 +1063,8 @@ impl Forms<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(any(feature = "smt", feature = "sat"))]
+    use crate::exact::backend::Aim;
     use crate::spec::io::parse_instance;
 
     /// The knowledge relaxation is one (module documentation): every schedule the registered
@@ -1081,15 +1083,7 @@ mod tests {
                 for (problem, rounds) in
                     [("product", false), ("prefix", false), ("product", true), ("prefix", true)]
                 {
-                    let inst = parse_instance(
-                        &format!(
-                            "problem = \"{problem}\"\nnetwork = \"fat-tree:{n}\"\n[model]\nkind = \"fat-tree\"\n\
-                             capacity = \"{capacity}\"\nrounds = {rounds}\n"
-                        ),
-                        "<test>",
-                        "t",
-                    )
-                    .unwrap();
+                    let inst = fat_tree(problem, n, capacity, rounds);
                     for method in crate::heuristics::for_instance(&inst) {
                         let schedule = method.produce(&inst).unwrap();
                         let checked = accept(&inst, schedule, Producer::Algorithm(method.name)).unwrap();
@@ -1157,13 +1151,25 @@ mod tests {
         assert!(solutions >= 3 * 4 * 4, "only {solutions} schedules");
     }
 
-    #[cfg(any(feature = "smt", feature = "sat"))]
-    fn broadcast(n: usize, capacity: &str, rounds: bool) -> Instance {
+    /// `problem` on fat-tree:`n` under `capacity`, pipelined or in rounds.
+    fn fat_tree(problem: &str, n: usize, capacity: &str, rounds: bool) -> Instance {
         let text = format!(
-            "problem = \"broadcast\"\nnetwork = \"fat-tree:{n}\"\n[model]\nkind = \"fat-tree\"\n\
+            "problem = \"{problem}\"\nnetwork = \"fat-tree:{n}\"\n[model]\nkind = \"fat-tree\"\n\
              capacity = \"{capacity}\"\nrounds = {rounds}\n"
         );
         parse_instance(&text, "<test>", "t").unwrap()
+    }
+
+    /// Whether the default backend finds `model` feasible, asked with `aim` and no time limit.
+    #[cfg(any(feature = "smt", feature = "sat"))]
+    fn feasible(model: &Model, aim: crate::exact::backend::Aim) -> bool {
+        use crate::exact::backend::{BackendAnswer, Limits};
+        let backend = crate::exact::default_backend().backend().unwrap();
+        match backend.solve(model, &Limits { time: None, aim }).unwrap() {
+            BackendAnswer::Feasible(_) => true,
+            BackendAnswer::Infeasible => false,
+            BackendAnswer::Unknown(u) => panic!("undecided: {u:?}"),
+        }
     }
 
     /// The left-first rows keep an optimal schedule (module documentation): on fat-tree:4 and
@@ -1172,23 +1178,14 @@ mod tests {
     #[cfg(any(feature = "smt", feature = "sat"))]
     #[test]
     fn left_first_keeps_every_optimum() {
-        use crate::exact::backend::{BackendAnswer, Limits};
-        let backend = crate::exact::default_backend().backend().unwrap();
-        let feasible = |enc: &FatTreeBroadcast, t: u64| match backend
-            .solve(&enc.encode(t).model, &Limits::default())
-            .unwrap()
-        {
-            BackendAnswer::Feasible(_) => true,
-            BackendAnswer::Infeasible => false,
-            BackendAnswer::Unknown(u) => panic!("undecided: {u:?}"),
-        };
+        let witness = |enc: &FatTreeBroadcast, t: u64| feasible(&enc.encode(t).model, Aim::Witness);
         for n in [4, 8] {
             for capacity in ["const:1", "log+1", "pow:1"] {
                 for rounds in [false, true] {
-                    let inst = broadcast(n, capacity, rounds);
+                    let inst = fat_tree("broadcast", n, capacity, rounds);
                     let restricted = FatTreeBroadcast::new(&inst);
                     let full = FatTreeBroadcast { left_first: false, ..FatTreeBroadcast::new(&inst) };
-                    let optimum = (1..).find(|&t| feasible(&full, t)).unwrap();
+                    let optimum = (1..).find(|&t| witness(&full, t)).unwrap();
                     // The README's optima: 5 and 8 pipelined, 6 and 12 in rounds.
                     let expected = match (n, rounds) {
                         (4, false) => 5,
@@ -1200,11 +1197,7 @@ mod tests {
                     let rows = restricted.encode(optimum).model.constraints;
                     assert!(rows.iter().any(|c| c.name.starts_with("left_first_")));
                     for t in optimum - 2..=optimum {
-                        assert_eq!(
-                            feasible(&restricted, t),
-                            t == optimum,
-                            "{n} {capacity} {rounds}: T = {t}"
-                        );
+                        assert_eq!(witness(&restricted, t), t == optimum, "{n} {capacity} {rounds}: T = {t}");
                     }
                 }
             }
@@ -1221,29 +1214,12 @@ mod tests {
     #[cfg(any(feature = "smt", feature = "sat"))]
     #[test]
     fn the_cuts_keep_every_optimum() {
-        use crate::exact::backend::{Aim, BackendAnswer, Limits};
-        let backend = crate::exact::default_backend().backend().unwrap();
-        let decide = |encoding: Encoding, aim: Aim| match backend
-            .solve(&encoding.model, &Limits { time: None, aim })
-            .unwrap()
-        {
-            BackendAnswer::Feasible(_) => true,
-            BackendAnswer::Infeasible => false,
-            BackendAnswer::Unknown(u) => panic!("undecided: {u:?}"),
-        };
-        let feasible = |encoding: Encoding| decide(encoding, Aim::Witness);
-        let prefix = |n: usize, capacity: &str, rounds: bool| {
-            let text = format!(
-                "problem = \"prefix\"\nnetwork = \"fat-tree:{n}\"\n[model]\nkind = \"fat-tree\"\n\
-                 capacity = \"{capacity}\"\nrounds = {rounds}\n"
-            );
-            parse_instance(&text, "<test>", "t").unwrap()
-        };
+        let witness = |encoding: Encoding| feasible(&encoding.model, Aim::Witness);
         let mut cut_models = 0;
         for (capacity, rounds) in
             ["const:1", "log+1", "pow:1"].into_iter().flat_map(|c| [(c, false), (c, true)])
         {
-            let inst = prefix(4, capacity, rounds);
+            let inst = fat_tree("prefix", 4, capacity, rounds);
             let cut = FatTreeCombine::new(&inst);
             let whole = FatTreeCombine { cuts: false, ..FatTreeCombine::new(&inst) };
             let mut t = crate::bounds::lower_bounds(&inst).iter().map(|b| b.value).max().unwrap();
@@ -1252,10 +1228,10 @@ mod tests {
                 let (with, without) = (cut.encode(t), whole.encode(t));
                 assert!(with.model.variables.len() < without.model.variables.len(), "{case}");
                 cut_models += usize::from(cut.no_way_back(t));
-                let answer = feasible(with);
-                assert_eq!(answer, feasible(without), "{case}");
+                let answer = witness(with);
+                assert_eq!(answer, witness(without), "{case}");
                 if answer {
-                    assert!(feasible(cut.knowledge(t)), "relaxed, {case}");
+                    assert!(witness(cut.knowledge(t)), "relaxed, {case}");
                     break;
                 }
                 t += 1;
@@ -1263,10 +1239,10 @@ mod tests {
         }
         assert!(cut_models >= 6, "{cut_models} models cut");
         for capacity in ["log+1", "pow:1"] {
-            let cut = FatTreeCombine::new(&prefix(8, capacity, false));
+            let cut = FatTreeCombine::new(&fat_tree("prefix", 8, capacity, false));
             assert!(cut.no_way_back(9));
-            assert!(!decide(cut.knowledge(8), Aim::Refutation), "{capacity}");
-            assert!(feasible(cut.knowledge(9)), "{capacity}");
+            assert!(!feasible(&cut.knowledge(8).model, Aim::Refutation), "{capacity}");
+            assert!(witness(cut.knowledge(9)), "{capacity}");
         }
     }
 
@@ -1283,15 +1259,7 @@ mod tests {
         let backend = crate::exact::default_backend().backend().unwrap();
         for (n, optimum) in [(4, 5), (8, 8)] {
             for capacity in ["const:1", "log+1", "pow:1"] {
-                let product = parse_instance(
-                    &format!(
-                        "problem = \"product\"\nnetwork = \"fat-tree:{n}\"\n[model]\nkind = \"fat-tree\"\n\
-                         capacity = \"{capacity}\"\n"
-                    ),
-                    "<test>",
-                    "p",
-                )
-                .unwrap();
+                let product = fat_tree("product", n, capacity, false);
                 let encoder = FatTreeCombine::new(&product);
                 let encoding = encoder.restricted(optimum).unwrap();
                 assert_eq!(encoder.restricted_variables(optimum), encoding.model.variables.len());
