@@ -318,8 +318,9 @@ pub struct Limits {
     #[arg(long, default_value_t = 200_000)]
     pub max_vars: usize,
     /// Do not ask the restricted model for witnesses (gossip on a mesh or torus: schedules the
-    /// grid's rotations map to themselves; pipelined product and prefix on a fat-tree:
-    /// reversible broadcasts), neither at the lower bound first nor past the size guard.
+    /// grid's rotations map to themselves, every token along shortest paths; pipelined product
+    /// and prefix on a fat-tree: reversible broadcasts), neither at the lower bound first nor
+    /// past the size guard.
     #[arg(long)]
     pub no_symmetry: bool,
 }

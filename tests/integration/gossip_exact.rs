@@ -206,11 +206,12 @@ fn horizon_monotone_only_without_counting_cuts() {
     }
 }
 
-/// Symmetric witnesses: on the n×n meshes, n = 2..5, under H\*, the search first asks the model
-/// restricted to schedules invariant under the grid's 90° rotations for a witness at GOS-1's
-/// n(n + 1)/2; it finds one, so the optimum is certified by the bound, and the witness is
-/// invariant under the rotation: (i, j) ↦ (j, n − 1 − i). Without the restriction the search
-/// agrees on the 4×4 mesh.
+/// Symmetric witnesses: on the n×n meshes, n = 2..6, under H\*, the search first asks the model
+/// restricted to schedules invariant under the grid's 90° rotations that send every token
+/// along shortest paths for a witness at GOS-1's n(n + 1)/2; it finds one, so the optimum is
+/// certified by the bound, the witness is invariant under the rotation (i, j) ↦ (j, n − 1 − i),
+/// and every hop takes its token one step farther from its origin. Without the restriction the
+/// search agrees on the 4×4 mesh.
 #[cfg(any(feature = "smt", feature = "sat"))]
 #[test]
 fn symmetric_witnesses_meet_the_mesh_bound() {
@@ -232,7 +233,7 @@ fn symmetric_witnesses_meet_the_mesh_bound() {
         hops
     }
 
-    for n in 2usize..=5 {
+    for n in 2usize..=6 {
         let inst = tiny("gossip", &format!("mesh:{n}x{n}"), "H*", 1);
         let backend = exact::BackendChoice::Measured.resolve(&inst);
         let bounds = commsched::bounds::lower_bounds(&inst);
@@ -253,6 +254,13 @@ fn symmetric_witnesses_meet_the_mesh_bound() {
             hops(checked.schedule(), &turn),
             hops(checked.schedule(), &identity),
             "mesh {n}x{n}: not symmetric"
+        );
+        let dist = |a: usize, b: usize| (a / n).abs_diff(b / n) + (a % n).abs_diff(b % n);
+        assert!(
+            hops(checked.schedule(), &identity)
+                .iter()
+                .all(|&(_, k, from, to)| dist(k, to) == dist(k, from) + 1),
+            "mesh {n}x{n}: a hop that does not lead away from its token's origin"
         );
     }
     let inst = tiny("gossip", "mesh:4x4", "H*", 1);

@@ -188,7 +188,7 @@ pub trait Encoder {
     fn last_step(&self, event: &Event) -> Option<u64>;
 
     /// The schedules [`Encoder::restricted`] keeps, in words ("schedules invariant under the
-    /// 4 rotations by 90° of mesh:4x4"); `None` (the default) when the encoder offers no
+    /// 4 rotations by 90° of mesh:4x4 that send every token along shortest paths"); `None` (the default) when the encoder offers no
     /// restriction for this instance.
     fn restriction(&self) -> Option<String> {
         None
