@@ -672,8 +672,9 @@ fn report_out_writes_every_format_and_links_its_pictures() {
 /// - The 7×7 torus under H\* has gossip optimum 24, Lemma 2's bound (GOS-2), where Theorem 3
 ///   takes 26 (GOS-23) and `torus-cut-in` 25 (the SAT backend's witness; `torus-offset-growth`
 ///   now meets the bound on every torus).
-/// - The 6×6, 7×7 and 8×8 meshes have optima 21, 28 and 36, Lemma 1's n(n + 1)/2 (GOS-1),
-///   where Theorem 1 takes 23, 31 and 39 (GOS-14): the symmetric witnesses of the exact search.
+/// - The 6×6, 7×7, 8×8 and 9×9 meshes have optima 21, 28, 36 and 45, Lemma 1's n(n + 1)/2
+///   (GOS-1), where Theorem 1 takes 23, 31, 39 and 49 (GOS-14): the symmetric witnesses of the
+///   exact search (9×9's along shortest paths).
 /// - Rectangles at the total-load bound, with witnesses invariant under the 180° rotation:
 ///   2×7 (10), 4×7 (17), 5×6 (18), 5×7 (21), 5×8 (24) and 6×7 (25), where the combined
 ///   algorithm takes 13, 20, 20, 23, 27 and 27; and 3×8 (15, CaDiCaL's witness), against 19.
@@ -686,6 +687,7 @@ fn the_frontier_gossip_certificates_verify() {
         ("gossip-mesh6x6-hstar", 21, ("mesh-combined", 23)),
         ("gossip-mesh7x7-hstar", 28, ("mesh-combined", 31)),
         ("gossip-mesh8x8-hstar", 36, ("mesh-combined", 39)),
+        ("gossip-mesh9x9-hstar", 45, ("mesh-combined", 49)),
         ("gossip-mesh2x7-hstar", 10, ("mesh-combined", 13)),
         ("gossip-mesh4x7-hstar", 17, ("mesh-combined", 20)),
         ("gossip-mesh5x6-hstar", 18, ("mesh-combined", 20)),

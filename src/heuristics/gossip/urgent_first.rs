@@ -34,7 +34,7 @@
 //! meets the strongest lower bound on 20 of the 55, 6×8 (28), 8×9 (41) and 10×11 (61) among
 //! them (every length is in the snapshot of the test
 //! `urgent_first_against_lemma_1_and_theorem_1`).
-//! The exact witnesses attain Lemma 1 for n ≤ 8, which needs every link busy with a new token
+//! The exact witnesses attain Lemma 1 for n ≤ 9, which needs every link busy with a new token
 //! in every step; the greedy steps fall short of that in the last few. Registered as
 //! `urgent-first`.
 
