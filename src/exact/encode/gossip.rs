@@ -96,9 +96,9 @@
 //! ("Optimal gossiping in square 2D meshes", Theoretical Computer Science 384 (2007)), whose
 //! construction this project does not reproduce; here it is only a search restriction, and
 //! the model at the lower bound has about half the hop variables. z3 then finds the Lemma 1
-//! witness of the mesh 7×7 in 4.5 s instead of 25 s, 8×8 in 98 s instead of 500 s, and 9×9
-//! in 108 s, where the rotations alone gave no witness in 2000 s (README, "Gossip: the square
-//! meshes' gap").
+//! witness of the mesh 7×7 in 4.5 s instead of 25 s, 8×8 in 98 s instead of 500 s (one run
+//! each, a second solver on the other core), and 9×9 in 100–108 s (two runs), where the
+//! rotations alone gave no witness in 2000 s (README, "Gossip: the square meshes' gap").
 
 use super::time_expanded::{Held, PortRules, Rotations, UNREACHABLE, Window, bfs, every_port_rule, span};
 use super::{Encoder, EncoderEntry, Encoding, Event, Shape};
@@ -297,9 +297,8 @@ impl Encoder for Gossip<'_> {
                 rotations.perms.iter().map(|perm| index.get(&place.rotated(perm)).copied()).min()?;
         }
         let class: Vec<VarId> = class.into_iter().collect::<Option<_>>()?;
-        let (model, image) = encoding
-            .model
-            .quotient(&class, &format!("restricted to schedules invariant under {}", rotations.name));
+        let (model, image) =
+            encoding.model.quotient(&class, &format!("restricted to {}", self.restriction()?));
         let events = encoding.events.iter().map(|&(var, event)| (image[var.index()], event)).collect();
         Some(Encoding { horizon, model, shape: encoding.shape, events })
     }
@@ -549,7 +548,9 @@ mod tests {
         };
         assert!(hops(&restricted).iter().all(away), "only hops away from the origin");
         assert_eq!(hops(&restricted), hops(&full).into_iter().filter(away).collect::<Vec<_>>());
-        assert!(restricted.model.description.ends_with("invariant under the 4 rotations by 90° of mesh:4x4"));
+        assert!(
+            restricted.model.description.ends_with("of mesh:4x4 that send every token along shortest paths")
+        );
         for (net, rule, packet) in [("path:4", PortRule::HStar, 1), ("mesh:3x3", PortRule::H1, 2)] {
             let inst = instance(net, rule, packet);
             assert_eq!(
