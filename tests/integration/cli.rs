@@ -678,8 +678,8 @@ fn report_out_writes_every_format_and_links_its_pictures() {
 /// - Rectangles at the total-load bound, with witnesses invariant under the 180° rotation:
 ///   2×7 (10), 4×7 (17), 5×6 (18), 5×7 (21), 5×8 (24) and 6×7 (25), where the combined
 ///   algorithm takes 13, 20, 20, 23, 27 and 27; and 3×8 (15, CaDiCaL's witness), against 19.
-///   Past eight columns, with shortest routes: 3×10 (19), 4×9 (22) and 4×10 (24), against 24, 26
-///   and 29.
+///   Past eight columns, with shortest routes: 3×10 (19), 4×9 (22), 4×10 (24), 3×11 (21) and
+///   3×12 (23), against 24, 26, 29, 26 and 29.
 /// - The 2×8 mesh has optimum 12, the ladder cut bound (`bounds::gossip::ladder`; the total
 ///   load gives 11), where the combined algorithm takes 15.
 #[test]
@@ -701,6 +701,8 @@ fn the_frontier_gossip_certificates_verify() {
         ("gossip-mesh3x10-hstar", 19, ("mesh-combined", 24)),
         ("gossip-mesh4x9-hstar", 22, ("mesh-combined", 26)),
         ("gossip-mesh4x10-hstar", 24, ("mesh-combined", 29)),
+        ("gossip-mesh3x11-hstar", 21, ("mesh-combined", 26)),
+        ("gossip-mesh3x12-hstar", 23, ("mesh-combined", 29)),
     ] {
         let dir = format!("docs/results/{folder}");
         let (code, stdout, stderr) = run(&["verify", &dir]);
