@@ -203,6 +203,8 @@ pub enum Producer {
     Paper(String),
     /// A schedule a user gave, by its file.
     User(String),
+    /// The witness of a certificate folder (docs/spec.md §7.1), by the folder.
+    Certificate(String),
 }
 
 impl fmt::Display for Producer {
@@ -212,6 +214,7 @@ impl fmt::Display for Producer {
             Producer::Exact(backend) => write!(f, "exact backend {backend}"),
             Producer::Paper(file) => write!(f, "paper schedule {file}"),
             Producer::User(file) => write!(f, "schedule {file}"),
+            Producer::Certificate(dir) => write!(f, "certificate folder {dir}"),
         }
     }
 }

@@ -130,6 +130,11 @@ pub enum Command {
         /// and a manifest with hashes (`commsched verify DIR` re-checks it).
         #[arg(long)]
         certificate: Option<PathBuf>,
+        /// A schedule of the instance (JSON, or MSCCL XML) for the exact search to start from:
+        /// it is checked, and when it is shorter than every algorithm's it is the incumbent, so
+        /// the search only has to prove that nothing shorter exists (exact methods only).
+        #[arg(long)]
+        incumbent: Option<PathBuf>,
     },
     /// Re-check a certificate folder written by `solve --certificate`: the hashes, the witness,
     /// the lower bound or the CNF (re-encoded) and its proof. Exit 0 if valid, 1 if not.

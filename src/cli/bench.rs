@@ -329,7 +329,7 @@ pub const EXACT_DEFAULT: [&str; 4] = [
 /// order each encoder's [`backends`](commsched::exact::encode::EncoderEntry::backends). Timings
 /// are printed, never asserted.
 pub fn exact(paths: &[std::path::PathBuf], timeout: f64, out: &mut dyn Write) -> Result<u8> {
-    use commsched::compare::{Algorithms, AssessOptions, assess};
+    use commsched::compare::{Algorithms, AssessOptions, Attached, assess};
     use commsched::exact::{self, BackendKind, Decision, SolveOptions};
     use commsched::spec::io::{instance_files, load_instance};
     let w = |out: &mut dyn Write, s: String| out.write_all(s.as_bytes()).map_err(io_err("<stdout>"));
@@ -356,7 +356,7 @@ pub fn exact(paths: &[std::path::PathBuf], timeout: f64, out: &mut dyn Write) ->
             solve: options.clone(),
             fail_fast: false,
         };
-        let a = assess(&inst, None, &assess_options)?;
+        let a = assess(&inst, Attached::default(), &assess_options)?;
         let (Some(t), Some(_)) = (a.answer.length, &a.answer.certificate) else {
             w(
                 out,
@@ -381,7 +381,7 @@ pub fn exact(paths: &[std::path::PathBuf], timeout: f64, out: &mut dyn Write) ->
             let start = Instant::now();
             let search = assess(
                 &inst,
-                None,
+                Attached::default(),
                 &AssessOptions { exact: Some(backend.into()), ..assess_options.clone() },
             )?;
             let search = match (search.answer.certificate, search.answer.length) {
@@ -450,7 +450,7 @@ fn exact_rows(c: &Chatting, bench: &mut Bench) -> Result<()> {
 /// distributed-gather encoder's measured order picks in this build. How many it certifies
 /// within the limit, and the median and largest time.
 fn tree_rows(c: &Chatting, bench: &mut Bench) -> Result<()> {
-    use commsched::compare::{Algorithms, AssessOptions, assess};
+    use commsched::compare::{Algorithms, AssessOptions, Attached, assess};
     use commsched::exact::BackendChoice;
     use commsched::spec::{GatherMode, Model, Port};
     if c.tree_draws == 0 {
@@ -479,7 +479,7 @@ fn tree_rows(c: &Chatting, bench: &mut Bench) -> Result<()> {
             "<bench>",
         )?;
         let t0 = Instant::now();
-        let a = assess(&inst, None, &options)?;
+        let a = assess(&inst, Attached::default(), &options)?;
         seconds.push(t0.elapsed().as_secs_f64());
         certified += usize::from(a.answer.certificate.is_some());
         backend = backend.or(a.exact.map(|e| e.backend));

@@ -15,15 +15,15 @@ use commsched::checker::{self, Producer};
 use commsched::compare::assess::{Answer, ExactAnswer};
 use commsched::compare::ratios;
 use commsched::compare::report::{self, Entry, Report, RunInfo};
-use commsched::compare::{Algorithms, AssessOptions, Assessment, Status, assess};
+use commsched::compare::{Algorithms, AssessOptions, Assessment, Attached, Status, assess};
 use commsched::error::{Error, InputError, Result};
 use commsched::exact::{self, BackendChoice, BackendKind, SolveOptions, encode};
 use commsched::heuristics;
 use commsched::heuristics::scatter_gather::tree_cover::{self, Routing};
 use commsched::proof::folder;
 use commsched::spec::io::{
-    instance_files, instance_to_toml, is_xml, load_instance, load_schedule, paper_schedule_file,
-    parse_instance, schedule_to_json,
+    certificate_folder, instance_files, instance_to_toml, is_xml, load_instance, load_schedule,
+    paper_schedule_file, parse_instance, schedule_to_json,
 };
 use commsched::spec::limits::Resource;
 use commsched::spec::msccl;
@@ -107,8 +107,13 @@ pub fn run(cli: Cli) -> Result<u8> {
             draw(&instance, &schedule, &file, style, &mut out)
         }
         Command::Bounds { instance } => bounds_cmd(&instance, format, &mut out),
-        Command::Solve { instance, method, limits, out: file, certificate } => {
-            solve(&instance, &method, &limits, file.as_deref(), certificate.as_deref(), format, &mut out)
+        Command::Solve { instance, method, limits, out: file, certificate, incumbent } => {
+            let files = SolveFiles {
+                out: file.as_deref(),
+                certificate: certificate.as_deref(),
+                incumbent: incumbent.as_deref(),
+            };
+            solve(&instance, &method, &limits, files, format, &mut out)
         }
         Command::Verify { dir } => verify(&dir, &mut out),
         Command::Export { paths, backend, out: dir, horizon, max_vars } => {
@@ -430,23 +435,49 @@ fn assess_options(method: &str, limits: &Limits) -> Result<AssessOptions> {
     Ok(AssessOptions { algorithms, exact, solve: solve_options(limits)?, fail_fast: true })
 }
 
+/// The files of `solve`: where the schedule and the certificate folder go, and a schedule to
+/// start the exact search from.
+struct SolveFiles<'a> {
+    out: Option<&'a Path>,
+    certificate: Option<&'a Path>,
+    incumbent: Option<&'a Path>,
+}
+
 fn solve(
     instance: &Path,
     method: &str,
     limits: &Limits,
-    file: Option<&Path>,
-    certificate_dir: Option<&Path>,
+    files: SolveFiles<'_>,
     format: Format,
     out: &mut dyn Write,
 ) -> Result<u8> {
+    let SolveFiles { out: file, certificate: certificate_dir, incumbent } = files;
     let inst = load_instance(instance)?;
     let mut options = assess_options(method, limits)?;
+    if incumbent.is_some() && options.exact.is_none() {
+        return Err(InputError::new(
+            "<flags>",
+            "--incumbent",
+            format!(
+                "starts an exact search, and `{method}` is an algorithm: use --method exact, ilp, smt or sat"
+            ),
+        )
+        .into());
+    }
+    let incumbent = match incumbent {
+        Some(path) => Some((path.display().to_string(), load_schedule(path, &inst)?)),
+        None => None,
+    };
     if let Some(dir) = certificate_dir {
         std::fs::create_dir_all(dir).map_err(io_err(&dir.display().to_string()))?;
         options.solve.proof_dir = Some(dir.to_path_buf());
     }
     let start = std::time::Instant::now();
-    let a = assess(&inst, None, &options).map_err(in_file(instance))?;
+    let attached = Attached {
+        incumbent: incumbent.as_ref().map(|(f, s)| (f.as_str(), s.clone())),
+        ..Attached::default()
+    };
+    let a = assess(&inst, attached, &options).map_err(in_file(instance))?;
     let seconds = start.elapsed().as_secs_f64();
     let label = match &a.exact {
         Some(e) => match (&e.answer, incumbent_met_the_bound(&a)) {
@@ -485,10 +516,14 @@ fn solve(
     Ok(if a.answer.status == Status::Inadmissible { 1 } else { 0 })
 }
 
-/// The first algorithm whose checked length is the strongest lower bound, if any.
-fn incumbent_met_the_bound(a: &Assessment) -> Option<&str> {
-    let bound = a.lower_bound.as_ref()?.value;
-    a.algorithms.iter().find(|r| r.length == Some(bound)).map(|r| r.method)
+/// Who produced the witness when it is not the backend's: the incumbent, an algorithm by its
+/// name or a user's schedule (`--incumbent`) as `schedule FILE`.
+fn incumbent_met_the_bound(a: &Assessment) -> Option<String> {
+    match a.answer.producer.as_ref()? {
+        Producer::Algorithm(name) => Some(name.to_string()),
+        producer @ Producer::User(_) => Some(producer.to_string()),
+        _ => None,
+    }
 }
 
 /// `verify DIR`: every failure on its own line, exit 1 if there is any.
@@ -576,7 +611,7 @@ fn export_horizon(inst: &Instance) -> Option<u64> {
         solve: SolveOptions::default(),
         fail_fast: false,
     };
-    assess(inst, None, &options).ok()?.best.map(|c| c.length())
+    assess(inst, Attached::default(), &options).ok()?.best.map(|c| c.length())
 }
 
 /// Builds the instance `commsched gen` writes, validated exactly like a file.
@@ -720,7 +755,13 @@ fn report_entry(file: &Path, options: &AssessOptions) -> Entry {
             Some(p) => Some((p.display().to_string(), load_schedule(&p, &inst)?)),
             None => None,
         };
-        assess(&inst, paper.as_ref().map(|(f, s)| (f.as_str(), s.clone())), options).map_err(in_file(file))
+        let certificate = certificate_folder(file);
+        let attached = Attached {
+            paper: paper.as_ref().map(|(f, s)| (f.as_str(), s.clone())),
+            certificate: certificate.as_deref(),
+            incumbent: None,
+        };
+        assess(&inst, attached, options).map_err(in_file(file))
     })();
     let (assessment, error) = match assessed {
         Ok(a) => (Some(a), None),
@@ -815,7 +856,7 @@ fn assess_all(
                 loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(file) = files.get(i) else { break };
-                    let slot = cache.map(|c| (c, c.slot(file, paper_schedule_file(file).as_deref())));
+                    let slot = cache.map(|c| (c, c.slot(file)));
                     let cached = slot.as_ref().and_then(|(c, s)| c.load(file, s));
                     let from_cache = cached.is_some();
                     let entry = cached.unwrap_or_else(|| report_entry(file, options));

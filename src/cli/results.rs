@@ -3,11 +3,12 @@
 //!
 //! **Cache.** Each assessed instance is one file `DIR/STEM-KEY.json` holding its report entry
 //! and its best checked schedule. KEY is a SHA-256 of what the result depends on: the tool's
-//! version, commit and executable, the exact backend choice, the time and size limits, and the bytes of the
-//! instance file and of its paper schedule. A file is written to a temporary name and renamed,
-//! so an interrupted run leaves whole entries or none; the next run reads them and assesses
-//! only the rest. A cached schedule is checked again when it is read back, like any producer's:
-//! a file that does not parse, or whose schedule the checker rejects, is reported on stderr and
+//! version, commit and executable, the exact backend choice, the time and size limits, and the
+//! bytes of the instance file, of its paper schedule and of its certificate folder's files. A
+//! file is written to a temporary name and renamed, so an interrupted run leaves whole entries
+//! or none; the next run reads them and assesses only the rest. A cached schedule is checked
+//! again when it is read back, like any producer's: a file that does not parse, or whose
+//! schedule the checker rejects, is reported on stderr and
 //! the instance is assessed afresh.
 
 use super::io_err;
@@ -16,7 +17,9 @@ use commsched::compare::assess::AssessOptions;
 use commsched::compare::report::{Entry, Report, RunInfo};
 use commsched::error::{Error, InputError, Result};
 use commsched::proof::sha256::hex_digest;
-use commsched::spec::io::{load_instance, parse_schedule, schedule_to_json};
+use commsched::spec::io::{
+    certificate_folder, load_instance, paper_schedule_file, parse_schedule, schedule_to_json,
+};
 use commsched::spec::limits::Resource;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -66,11 +69,19 @@ impl Cache {
         Ok(Self { dir: dir.to_path_buf(), run })
     }
 
-    /// The key and file of `file`'s result (`paper`: its paper schedule file, if any), read
-    /// once per instance for both [`Cache::load`] and [`Cache::store`].
-    pub fn slot(&self, file: &Path, paper: Option<&Path>) -> Slot {
+    /// The key and file of `file`'s result, read once per instance for both [`Cache::load`] and
+    /// [`Cache::store`]. The key covers the instance file, its paper schedule and every file of
+    /// its certificate folder, if it has them.
+    pub fn slot(&self, file: &Path) -> Slot {
         let mut material = self.run.clone().into_bytes();
-        for f in std::iter::once(file).chain(paper) {
+        let mut attached: Vec<PathBuf> = paper_schedule_file(file).into_iter().collect();
+        if let Some(dir) = certificate_folder(file) {
+            let mut inside: Vec<PathBuf> =
+                std::fs::read_dir(&dir).into_iter().flatten().flatten().map(|e| e.path()).collect();
+            inside.sort();
+            attached.extend(inside);
+        }
+        for f in std::iter::once(file).chain(attached.iter().map(PathBuf::as_path)) {
             material.extend(f.display().to_string().bytes());
             material.push(0);
             material.extend(std::fs::read(f).unwrap_or_default());

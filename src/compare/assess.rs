@@ -11,8 +11,10 @@ use crate::claims::{ClaimValue, ClaimVerdict, Relation, Subject};
 use crate::error::{Error, InputError};
 use crate::exact::{self, BackendChoice, BackendKind, Outcome, SolveOptions, StopReason};
 use crate::heuristics::{self, Method};
+use crate::proof::folder;
 use crate::spec::{Instance, ProblemKind, Schedule};
 use serde::{Deserialize, Serialize};
+use std::path::Path;
 use std::time::Instant;
 
 /// What a result is.
@@ -155,6 +157,38 @@ pub struct PaperRun {
     pub violations: Vec<String>,
 }
 
+/// The certificate folder attached to an instance (`X.certificate/` beside `X.toml`,
+/// docs/spec.md §7.1), re-checked from scratch by [`folder::attest`]: an optimum found once,
+/// with more time or another backend than this run has, and proven by evidence that needs no
+/// solver (a lower bound, or a clausal proof that commsched's own checker verifies).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct StoredRun {
+    /// The folder.
+    pub folder: String,
+    /// The witness's checked length, when the folder is valid.
+    pub length: Option<u64>,
+    /// Why the witness is optimal, when the folder is valid.
+    pub certificate: Option<Certificate>,
+    /// What failed, one line each, when it is not.
+    pub failures: Vec<String>,
+    /// Wall-clock seconds the re-check took.
+    pub seconds: f64,
+}
+
+/// What comes with an instance besides the instance: from its file, the paper's own schedule
+/// (`X.schedule.json`) and a certificate folder (`X.certificate/`); from a user, a schedule to
+/// start the exact search from (`solve --incumbent`).
+#[derive(Default, Clone)]
+pub struct Attached<'a> {
+    /// The paper's schedule, transcribed: its file and the schedule.
+    pub paper: Option<(&'a str, Schedule)>,
+    /// A certificate folder.
+    pub certificate: Option<&'a Path>,
+    /// A user's schedule, its file and the schedule: checked, then the exact search's
+    /// incumbent when it is shorter than every algorithm's.
+    pub incumbent: Option<(&'a str, Schedule)>,
+}
+
 /// The answer to "how long is the best schedule, and is it optimal?".
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Answer {
@@ -199,6 +233,9 @@ pub struct Assessment {
     pub algorithms: Vec<AlgorithmRun>,
     /// The exact layer, if run.
     pub exact: Option<ExactRun>,
+    /// The attached certificate folder, re-checked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stored: Option<StoredRun>,
     /// The best answer.
     pub answer: Answer,
     /// The papers' claims, judged.
@@ -210,13 +247,13 @@ pub struct Assessment {
     pub best: Option<Checked>,
 }
 
-/// Runs the pipeline on one instance, with the paper's schedule `(file, schedule)` when one is
-/// transcribed. Every length in the result comes from the checker. Errors: an algorithm that
+/// Runs the pipeline on one instance, with what its file brings (the paper's schedule when one
+/// is transcribed, a certificate folder). Every length in the result comes from the checker. Errors: an algorithm that
 /// does not apply under [`Algorithms::Only`] ([`Error::NotApplicable`]), and with
 /// [`AssessOptions::fail_fast`] whatever stops the exact layer.
 pub fn assess(
     instance: &Instance,
-    paper: Option<(&str, Schedule)>,
+    attached: Attached<'_>,
     options: &AssessOptions,
 ) -> crate::Result<Assessment> {
     instance.guard_events()?;
@@ -225,7 +262,7 @@ pub fn assess(
     let out_of_time = || options.solve.timeout.is_some_and(|t| start.elapsed() >= t);
     let lower_bounds = bounds::lower_bounds(instance);
     let lower_bound = bounds::strongest(&lower_bounds).cloned();
-    let paper_schedule = paper.map(|(file, schedule)| {
+    let paper_schedule = attached.paper.map(|(file, schedule)| {
         match checker::judge(instance, schedule, Producer::Paper(file.into())) {
             Ok(c) => PaperRun { file: file.into(), length: Some(c.length()), violations: Vec::new() },
             Err((_, v)) => PaperRun { file: file.into(), length: None, violations: strings(&v) },
@@ -249,7 +286,26 @@ pub fn assess(
     {
         return Err(refused.into());
     }
-    let incumbent = algorithms.iter().filter_map(|a| a.checked.as_ref()).min_by_key(|c| c.length()).cloned();
+    let given = match attached.incumbent {
+        Some((file, schedule)) => {
+            Some(checker::judge(instance, schedule, Producer::User(file.into())).map_err(|(_, v)| {
+                let first = v.first().map(ToString::to_string).unwrap_or_default();
+                InputError::new(
+                    file,
+                    "",
+                    format!("the incumbent is inadmissible ({} violations), the first: {first}", v.len()),
+                )
+            })?)
+        }
+        None => None,
+    };
+    // On a tie the algorithm's schedule stays the incumbent.
+    let incumbent = algorithms
+        .iter()
+        .filter_map(|a| a.checked.as_ref())
+        .chain(&given)
+        .min_by_key(|c| c.length())
+        .cloned();
     let (exact, exact_best) = match options.exact.map(|choice| choice.resolve(instance)) {
         Some(backend) => {
             let solve = SolveOptions {
@@ -273,9 +329,16 @@ pub fn assess(
         }
         None => (None, None),
     };
-    let answer =
-        answer(&lower_bounds, &algorithms, exact.as_ref(), exact_best.as_ref().or(incumbent.as_ref()));
-    let best = exact_best.or(incumbent);
+    let (stored, stored_best) = match attached.certificate {
+        Some(dir) => stored_run(instance, dir, &lower_bounds, exact.as_ref()),
+        None => (None, None),
+    };
+    // The exact layer's witness when it settled the instance, else a valid folder's.
+    let best = match exact.as_ref().map(|e| &e.answer) {
+        Some(ExactAnswer::Optimal { .. }) => exact_best.or(stored_best),
+        _ => stored_best.or(exact_best).or(incumbent),
+    };
+    let answer = answer(&lower_bounds, &algorithms, exact.as_ref(), stored.as_ref(), best.as_ref());
     let claims = judge_claims(instance, &algorithms, paper_schedule.as_ref(), &answer);
     Ok(Assessment {
         instance: instance.name.clone(),
@@ -288,6 +351,7 @@ pub fn assess(
         paper_schedule,
         algorithms,
         exact,
+        stored,
         answer,
         claims,
         seconds: start.elapsed().as_secs_f64(),
@@ -363,12 +427,52 @@ fn run_algorithm(instance: &Instance, m: &'static Method, bound: Option<&Bound>)
     run
 }
 
-/// The best answer: the exact layer's when it settled or bounded the instance, else the
-/// shortest checked schedule, certified when [`certify`] says so.
+/// Re-checks the certificate folder `dir` of `instance` ([`StoredRun`]). A valid folder gives
+/// the witness, certified; one whose optimum contradicts the exact layer's is refused, as that
+/// means a defect in one of them.
+fn stored_run(
+    instance: &Instance,
+    dir: &Path,
+    bounds: &[Bound],
+    exact: Option<&ExactRun>,
+) -> (Option<StoredRun>, Option<Checked>) {
+    let start = Instant::now();
+    let mut run = StoredRun {
+        folder: dir.display().to_string(),
+        length: None,
+        certificate: None,
+        failures: Vec::new(),
+        seconds: 0.0,
+    };
+    let mut witness = None;
+    match folder::attest(dir, instance, bounds) {
+        Ok((checked, certificate)) => match exact.map(|e| &e.answer) {
+            Some(ExactAnswer::Optimal { optimum, .. }) if *optimum != checked.length() => {
+                run.failures.push(format!(
+                    "certifies the optimum {}, the exact layer certified {optimum}",
+                    checked.length()
+                ));
+            }
+            _ => {
+                run.length = Some(checked.length());
+                run.certificate = Some(certificate);
+                witness = Some(checked);
+            }
+        },
+        Err(failures) => run.failures = failures,
+    }
+    run.seconds = start.elapsed().as_secs_f64();
+    (Some(run), witness)
+}
+
+/// The best answer: the exact layer's when it settled the instance, else a valid certificate
+/// folder's, else the exact layer's bounds, else the shortest checked schedule, certified when
+/// [`certify`] says so.
 fn answer(
     lower_bounds: &[Bound],
     algorithms: &[AlgorithmRun],
     exact: Option<&ExactRun>,
+    stored: Option<&StoredRun>,
     best: Option<&Checked>,
 ) -> Answer {
     let bound = bounds::strongest(lower_bounds).map(|b| b.value);
@@ -382,15 +486,20 @@ fn answer(
         stop: None,
         violations: Vec::new(),
     };
+    // An optimum the exact layer proved, or a valid certificate folder's, is also the strongest
+    // lower bound: the gap is settled even when no closed-form bound reaches it.
+    let settled = match exact.map(|e| &e.answer) {
+        Some(ExactAnswer::Optimal { optimum, certificate }) => Some((*optimum, certificate.clone())),
+        _ => stored.and_then(|s| Some((s.length?, s.certificate.clone()?))),
+    };
+    if let Some((optimum, certificate)) = settled {
+        a.status = Status::Optimal;
+        a.length = Some(optimum);
+        a.lower_bound = Some(optimum);
+        a.certificate = Some(certificate);
+        return a;
+    }
     match exact.map(|e| &e.answer) {
-        Some(ExactAnswer::Optimal { optimum, certificate }) => {
-            // The exact layer proved the optimum, so it is also the strongest lower bound: the gap
-            // is settled even when no closed-form bound reaches it.
-            a.status = Status::Optimal;
-            a.length = Some(*optimum);
-            a.lower_bound = Some(*optimum);
-            a.certificate = Some(certificate.clone());
-        }
         Some(ExactAnswer::Bounds { lower, upper, stop }) => {
             a.lower_bound = Some(bound.map_or(*lower, |b| b.max(*lower)));
             a.upper_bound = *upper;

@@ -7,4 +7,4 @@ pub mod claims;
 pub mod ratios;
 pub mod report;
 
-pub use assess::{Algorithms, AssessOptions, Assessment, Status, assess};
+pub use assess::{Algorithms, AssessOptions, Assessment, Attached, Status, assess};

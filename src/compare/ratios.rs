@@ -21,7 +21,7 @@
 //! chatting and as a virtual schedule, so the unit-length algorithms (first-fit, the ESM slot
 //! algorithm) are measured on every draw too.
 
-use super::assess::{Algorithms, AssessOptions, ExactAnswer, assess};
+use super::assess::{Algorithms, AssessOptions, Attached, ExactAnswer, assess};
 use crate::certify::Certificate;
 use crate::claims::ClaimVerdict;
 use crate::error::{InputError, Result};
@@ -264,7 +264,7 @@ pub fn measure(options: &RatioOptions) -> Result<RatioRun> {
         RatioRun { options: options.clone(), rows: Vec::new(), certified: (0, 0), skipped: (0, None) };
     for index in 0..options.count {
         for inst in draw(options.family, index, &mut rng, options.messages, options.max_len) {
-            let a = assess(&inst, None, &assess_options)?;
+            let a = assess(&inst, Attached::default(), &assess_options)?;
             let optimum = match a.exact.as_ref().map(|e| &e.answer) {
                 Some(ExactAnswer::Optimal { optimum, certificate }) => {
                     match certificate {

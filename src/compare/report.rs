@@ -5,7 +5,7 @@
 //! the time spent and each claim verdict once; the Markdown and text forms end with the claims
 //! held, violated and unsettled per paper.
 
-use super::assess::{Assessment, ClaimCheck, ExactAnswer};
+use super::assess::{Assessment, ClaimCheck, ExactAnswer, StoredRun};
 use crate::claims::{ClaimVerdict, catalogue};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -142,6 +142,9 @@ impl Report {
             if let Some(e) = &mut a.exact {
                 e.seconds = 0.0;
             }
+            if let Some(s) = &mut a.stored {
+                s.seconds = 0.0;
+            }
         }
     }
 }
@@ -152,6 +155,8 @@ struct Cells {
     algorithms: String,
     paper: String,
     exact: String,
+    /// The exact answer and the certificate folder's verdict, for one-cell formats.
+    exact_and_folder: String,
     gap: String,
     seconds: String,
     claims: String,
@@ -191,6 +196,11 @@ fn cells(a: &Assessment) -> Cells {
             ExactAnswer::Error { reason } => format!("error: {reason}"),
         },
     );
+    // Markdown and CSV keep one exact cell: the folder's verdict joins it.
+    let exact_and_folder = match &a.stored {
+        Some(s) => format!("{exact}; certificate folder {}", stored(s)),
+        None => exact.clone(),
+    };
     let gap = match a.gap() {
         Some(0) => "0 (settled)".into(),
         Some(g) => format!("{g} (open)"),
@@ -211,9 +221,26 @@ fn cells(a: &Assessment) -> Cells {
         algorithms: if algorithms.is_empty() { "-".into() } else { algorithms.join(", ") },
         paper,
         exact,
+        exact_and_folder,
         gap,
         seconds: format!("{:.2}", a.seconds),
         claims: if claims.is_empty() { "-".into() } else { claims.join("; ") },
+    }
+}
+
+/// A certificate folder's verdict: `LENGTH (CERTIFICATE)`, or why it is refused.
+fn stored(s: &StoredRun) -> String {
+    match (&s.certificate, s.failures.first()) {
+        (Some(c), _) => format!("{} ({c})", opt(s.length)),
+        (None, first) => format!(
+            "INVALID, ignored: {}{}",
+            first.map_or("", String::as_str),
+            if s.failures.len() > 1 {
+                format!(" (and {} more)", s.failures.len() - 1)
+            } else {
+                String::new()
+            }
+        ),
     }
 }
 
@@ -315,6 +342,19 @@ pub fn write_text(r: &Report, out: &mut dyn Write) -> io::Result<()> {
         if let Some(x) = &a.exact {
             writeln!(out, "  exact       {:<width$} {:>6}  {}", x.backend.name(), "", c.exact)?;
         }
+        if let Some(s) = &a.stored {
+            let verdict = match &s.certificate {
+                Some(c) => format!("valid: {c}"),
+                None => stored(s),
+            };
+            writeln!(
+                out,
+                "  certificate {:<width$} {:>6}  {verdict} ({})",
+                "folder",
+                opt(s.length),
+                s.folder
+            )?;
+        }
         for cl in a.all_claims() {
             writeln!(
                 out,
@@ -369,7 +409,7 @@ fn row(a: &Assessment) -> Vec<String> {
         c.bound,
         c.algorithms,
         c.paper,
-        c.exact,
+        c.exact_and_folder,
         c.gap,
         c.seconds,
         c.claims,

@@ -12,7 +12,7 @@
 
 use super::{lrat, sha256};
 use crate::bounds::{self, Bound};
-use crate::certify::{Certificate, Evidence};
+use crate::certify::{Certificate, Evidence, Infeasibility, certify};
 use crate::checker::{Checked, Producer, judge};
 use crate::error::{Error, Result};
 use crate::exact::cnf::CnfModel;
@@ -100,7 +100,8 @@ fn entry(dir: &Path, name: &str) -> Result<FileEntry> {
 /// Writes the folder of an optimum: `checked` is the witness, `certificate` why it is optimal,
 /// `bounds` the instance's lower bounds. For a proof-checked certificate the CNF and the proof
 /// must already be in `dir` (the exact search writes them there, see
-/// [`crate::exact::SolveOptions::proof_dir`]).
+/// [`crate::exact::SolveOptions::proof_dir`]); the proof is trimmed to what its empty clause
+/// uses ([`lrat::trim`]) and checked once more.
 pub fn write(
     dir: &Path,
     instance: &Instance,
@@ -131,6 +132,7 @@ pub fn write(
         Certificate::InfeasibleAtTMinus1 { t, backend, evidence, relaxation } => {
             let kind = match evidence {
                 Evidence::ProofChecked => {
+                    trim_proof(dir)?;
                     names.extend([PROOF_CNF, PROOF_LRAT]);
                     "proof-checked"
                 }
@@ -155,6 +157,18 @@ pub fn write(
         solve_seconds,
     };
     put(MANIFEST, serde_json::to_string_pretty(&manifest).expect("the manifest serialises") + "\n")
+}
+
+/// Replaces the folder's proof by its trimmed form ([`lrat::trim`]) and checks that against the
+/// CNF, so the folder never holds a proof that was not checked as it is.
+fn trim_proof(dir: &Path) -> Result<()> {
+    let path = dir.join(PROOF_LRAT);
+    let proof = std::fs::read_to_string(&path).map_err(io_error(&path))?;
+    let fault = |reason: String| Error::Backend { backend: "sat", reason };
+    let trimmed = lrat::trim(&proof).map_err(|e| fault(format!("{}: {e}", path.display())))?;
+    drop(proof);
+    std::fs::write(&path, trimmed).map_err(io_error(&path))?;
+    lrat::check_files(&dir.join(PROOF_CNF), &path).map(drop).map_err(fault)
 }
 
 /// Re-checks a folder. Returns what failed, one line each; an empty list means the folder is a
@@ -246,6 +260,56 @@ pub fn verify(dir: &Path) -> Vec<String> {
         other => failures.push(format!("{MANIFEST}: unknown certificate kind `{other}`")),
     }
     failures
+}
+
+/// A folder that [`verify`] accepted, read as a certificate of `instance`: its witness checked
+/// again against `instance` (as a schedule produced by the folder) and its certificate decided
+/// afresh by [`certify`] from `bounds` and the folder's evidence. The folder must hold the same
+/// instance: both written out in the canonical TOML form must be identical. Errors: one line
+/// per failure, as [`verify`] gives them, or the instance's mismatch.
+pub fn attest(
+    dir: &Path,
+    instance: &Instance,
+    bounds: &[Bound],
+) -> std::result::Result<(Checked, Certificate), Vec<String>> {
+    let failures = verify(dir);
+    if !failures.is_empty() {
+        return Err(failures);
+    }
+    let read = |name: &str| {
+        std::fs::read_to_string(dir.join(name)).map_err(|e| vec![format!("{name}: cannot read: {e}")])
+    };
+    let manifest: Manifest =
+        serde_json::from_str(&read(MANIFEST)?).map_err(|e| vec![format!("{MANIFEST}: {e}")])?;
+    let own =
+        parse_instance(&read(INSTANCE)?, INSTANCE, &manifest.instance).map_err(|e| vec![e.to_string()])?;
+    if instance_to_toml(&own) != instance_to_toml(instance) {
+        return Err(vec![format!("{INSTANCE}: not the instance `{}` it is attached to", instance.name)]);
+    }
+    let producer = Producer::Certificate(dir.display().to_string());
+    let checked = parse_schedule(&read(SCHEDULE)?, SCHEDULE, instance)
+        .map_err(|e| vec![e.to_string()])
+        .and_then(|s| {
+            judge(instance, s, producer)
+                .map_err(|(_, v)| v.iter().map(|v| format!("{SCHEDULE}: {v}")).collect::<Vec<_>>())
+        })?;
+    let infeasible = match (manifest.kind.as_str(), manifest.infeasible_horizon, manifest.backend) {
+        ("proof-checked", Some(horizon), Some(backend)) => Some(Infeasibility {
+            horizon,
+            backend: crate::names::intern(backend),
+            evidence: Evidence::ProofChecked,
+            relaxation: manifest.relaxation,
+        }),
+        _ => None,
+    };
+    match certify(bounds, &checked, infeasible.as_ref()) {
+        Some(certificate) => Ok((checked, certificate)),
+        None => Err(vec![format!(
+            "{MANIFEST}: certifies nothing about length {} (certificate `{}`)",
+            checked.length(),
+            manifest.certificate
+        )]),
+    }
 }
 
 /// The proof part of [`verify`]: the horizon is T − 1, the CNF is the encoding of the instance

@@ -431,7 +431,9 @@ pub fn schedule_to_json(inst: &Instance, sched: &Schedule) -> Result<String, Inp
 }
 
 /// Every `*.toml` under the given files and directories, sorted, each with the root it was found
-/// under (to mirror the layout in outputs). A path that does not exist is an input error.
+/// under (to mirror the layout in outputs), but none inside a certificate folder
+/// ([`certificate_folder`]), whose `instance.toml` is a copy. A path that does not exist is an
+/// input error.
 pub fn instance_files(
     paths: &[std::path::PathBuf],
 ) -> crate::Result<Vec<(std::path::PathBuf, std::path::PathBuf)>> {
@@ -448,7 +450,9 @@ pub fn instance_files(
                 for entry in std::fs::read_dir(&dir).map_err(io(&dir))? {
                     let path = entry.map_err(io(&dir))?.path();
                     if path.is_dir() {
-                        stack.push(path);
+                        if path.extension().is_none_or(|x| x != "certificate") {
+                            stack.push(path);
+                        }
                     } else if path.extension().is_some_and(|x| x == "toml") {
                         files.push((p.clone(), path));
                     }
@@ -462,6 +466,13 @@ pub fn instance_files(
     }
     files.sort_by(|a, b| a.1.cmp(&b.1));
     Ok(files)
+}
+
+/// The certificate folder of an instance file `X.toml`: the directory `X.certificate` beside it,
+/// if any (docs/spec.md §7.1). [`instance_files`] does not look inside such folders.
+pub fn certificate_folder(instance: &Path) -> Option<std::path::PathBuf> {
+    let path = instance.with_extension("certificate");
+    path.is_dir().then_some(path)
 }
 
 /// The paper's own schedule for an instance file `X.toml`: `X.schedule.json` beside it, if any.

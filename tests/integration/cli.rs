@@ -895,3 +895,77 @@ fn the_size_guard_names_the_symmetric_model() {
     assert!(stderr.contains("over the size guard 100") && !stderr.contains("restricted"), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
+
+/// `report` picks up the certificate folder `X.certificate/` beside `X.toml` and re-checks it:
+/// the 6×6 mesh's committed folder settles the instance at Lemma 1's 21 with the exact layer
+/// skipped, where the best algorithm alone leaves a gap. A folder whose witness was altered
+/// after it was written, or one for another instance, is reported INVALID and ignored.
+#[test]
+fn report_settles_an_instance_by_its_certificate_folder_and_ignores_a_tampered_one() {
+    let dir = std::env::temp_dir().join(format!("commsched-attached-{}", std::process::id()));
+    let folder = dir.join("mesh6.certificate");
+    std::fs::create_dir_all(&folder).unwrap();
+    for f in ["instance.toml", "schedule.json", "manifest.json"] {
+        std::fs::copy(format!("docs/results/gossip-mesh6x6-hstar/{f}"), folder.join(f)).unwrap();
+    }
+    let instance = dir.join("mesh6.toml");
+    std::fs::copy(folder.join("instance.toml"), &instance).unwrap();
+    let report = || {
+        let (code, stdout, stderr) = run(&["report", instance.to_str().unwrap(), "--no-exact"]);
+        assert_eq!(code, 0, "{stderr}");
+        stdout
+    };
+    let stdout = report();
+    assert!(stdout.contains("21  valid: lower-bound mesh edge count = 21 (GOS-1)"), "{stdout}");
+    assert!(stdout.contains("gap 0 (settled)"), "{stdout}");
+    // The copy of instance.toml inside the folder is not an instance of its own.
+    assert_eq!(stdout.matches("== gossip-mesh6x6").count(), 1, "{stdout}");
+
+    let schedule = std::fs::read_to_string(folder.join("schedule.json")).unwrap();
+    std::fs::write(folder.join("schedule.json"), schedule.replacen("[", "[ ", 1)).unwrap();
+    let stdout = report();
+    assert!(stdout.contains("INVALID, ignored: schedule.json: sha256"), "{stdout}");
+    assert!(!stdout.contains("gap 0 (settled)"), "{stdout}");
+    std::fs::write(folder.join("schedule.json"), schedule).unwrap();
+
+    let other = std::fs::read_to_string(&instance).unwrap().replace("packet = 1", "packet = 2");
+    std::fs::write(&instance, other).unwrap();
+    let stdout = report();
+    assert!(stdout.contains("INVALID, ignored: instance.toml: not the instance"), "{stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `solve --incumbent FILE` hands a user's schedule to the exact search: the 6×6 mesh's
+/// committed witness meets Lemma 1's 21, where every registered algorithm takes longer, so the
+/// answer is that schedule, certified by the bound without a probe. The schedule is checked
+/// first: with one transmission moved out of its sender's reach it is refused (exit 2, naming
+/// the file), and an algorithm method refuses the flag.
+#[test]
+fn solve_certifies_a_users_incumbent_and_refuses_a_bad_one() {
+    let dir = "docs/results/gossip-mesh6x6-hstar";
+    let (instance, schedule) = (format!("{dir}/instance.toml"), format!("{dir}/schedule.json"));
+    let (code, stdout, stderr) = run(&["solve", &instance, "--method", "exact", "--incumbent", &schedule]);
+    assert_eq!(code, 0, "{stderr}");
+    // The backend named is the build's choice for gossip; it never ran.
+    assert!(stdout.contains(&format!("schedule {schedule} (incumbent of ")), "{stdout}");
+    assert!(
+        stdout.contains("optimal, length 21, certified optimal: lower-bound mesh edge count = 21 (GOS-1)"),
+        "{stdout}"
+    );
+
+    let bad = std::env::temp_dir().join(format!("commsched-incumbent-{}.json", std::process::id()));
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&schedule).unwrap()).unwrap();
+    // In step 1 node 0 holds only its own token.
+    json["steps"][0][0]["tokens"] = serde_json::json!([35]);
+    std::fs::write(&bad, json.to_string()).unwrap();
+    let b = bad.to_str().unwrap();
+    let (code, stdout, stderr) = run(&["solve", &instance, "--method", "exact", "--incumbent", b]);
+    assert_eq!((code, stdout.as_str()), (2, ""), "{stderr}");
+    assert!(stderr.contains(&format!("{b}: the incumbent is inadmissible")), "{stderr}");
+    std::fs::remove_file(&bad).unwrap();
+
+    let (code, _, stderr) = run(&["solve", &instance, "--method", "urgent-first", "--incumbent", &schedule]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("field `--incumbent`: starts an exact search"), "{stderr}");
+}

@@ -18,22 +18,14 @@ fn instances_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("instances")
 }
 
-/// Every `*.toml` under `instances/`, recursively, sorted.
+/// Every instance file under `instances/`, as `report` finds them (recursively, sorted, not
+/// inside certificate folders).
 fn instance_files() -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()));
-        for entry in entries {
-            let path = entry.expect("directory entry").path();
-            if path.is_dir() {
-                walk(&path, out);
-            } else if path.extension().is_some_and(|x| x == "toml") {
-                out.push(path);
-            }
-        }
-    }
-    let mut files = Vec::new();
-    walk(&instances_dir(), &mut files);
-    files.sort();
+    let files: Vec<PathBuf> = commsched::spec::io::instance_files(&[instances_dir()])
+        .unwrap_or_else(|e| panic!("{e}"))
+        .into_iter()
+        .map(|(_, path)| path)
+        .collect();
     assert!(!files.is_empty(), "no instance files under {}", instances_dir().display());
     files
 }

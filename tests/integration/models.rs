@@ -5,7 +5,7 @@
 //! demand). This test regenerates each one in memory and fails when a file is stale, missing or
 //! left over, so the checked-in encodings always match the encoders.
 
-use commsched::compare::{Algorithms, AssessOptions, assess};
+use commsched::compare::{Algorithms, AssessOptions, Attached, assess};
 use commsched::exact::{self, BackendKind, SolveOptions, model_file};
 use commsched::spec::io::{instance_files, load_instance};
 use std::collections::BTreeSet;
@@ -47,7 +47,11 @@ fn models_are_in_sync_with_the_encoder() {
             solve: SolveOptions::default(),
             fail_fast: false,
         };
-        let horizon = assess(&inst, None, &options).unwrap().best.expect("an algorithm applies").length();
+        let horizon = assess(&inst, Attached::default(), &options)
+            .unwrap()
+            .best
+            .expect("an algorithm applies")
+            .length();
         if encoder.variables(horizon) > CHECKED_IN_VARIABLES {
             continue;
         }

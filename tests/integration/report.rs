@@ -3,9 +3,9 @@
 //! formats are snapshot-tested with times zeroed and fixed run metadata.
 
 use commsched::compare::report::{self, Entry, Report, RunInfo};
-use commsched::compare::{Algorithms, AssessOptions, assess};
+use commsched::compare::{Algorithms, AssessOptions, Attached, assess};
 use commsched::exact::SolveOptions;
-use commsched::spec::io::{load_instance, load_schedule, paper_schedule_file};
+use commsched::spec::io::{certificate_folder, load_instance, load_schedule, paper_schedule_file};
 use std::path::Path;
 
 fn entry(file: &str) -> Entry {
@@ -19,7 +19,13 @@ fn entry(file: &str) -> Entry {
     let assessment = load_instance(path).map(|inst| {
         let paper =
             paper_schedule_file(path).map(|p| (p.display().to_string(), load_schedule(&p, &inst).unwrap()));
-        assess(&inst, paper.as_ref().map(|(f, s)| (f.as_str(), s.clone())), &options).unwrap()
+        let certificate = certificate_folder(path);
+        let attached = Attached {
+            paper: paper.as_ref().map(|(f, s)| (f.as_str(), s.clone())),
+            certificate: certificate.as_deref(),
+            incumbent: None,
+        };
+        assess(&inst, attached, &options).unwrap()
     });
     match assessment {
         Ok(a) => Entry { file: file.into(), error: None, assessment: Some(a) },
