@@ -480,7 +480,7 @@ fn solve(
     let a = assess(&inst, attached, &options).map_err(in_file(instance))?;
     let seconds = start.elapsed().as_secs_f64();
     let label = match &a.exact {
-        Some(e) => match (&e.answer, incumbent_met_the_bound(&a)) {
+        Some(e) => match (&e.answer, incumbent_name(&a)) {
             // The search returns the incumbent without a probe when it meets the bound: the
             // witness is the algorithm's, the backend never ran.
             (ExactAnswer::Optimal { certificate: Certificate::LowerBound { .. }, .. }, Some(name)) => {
@@ -516,9 +516,9 @@ fn solve(
     Ok(if a.answer.status == Status::Inadmissible { 1 } else { 0 })
 }
 
-/// Who produced the witness when it is not the backend's: the incumbent, an algorithm by its
-/// name or a user's schedule (`--incumbent`) as `schedule FILE`.
-fn incumbent_met_the_bound(a: &Assessment) -> Option<String> {
+/// Who produced the answer's witness when the backend did not: the incumbent, an algorithm by
+/// its name or a user's schedule (`--incumbent`) as `schedule FILE`.
+fn incumbent_name(a: &Assessment) -> Option<String> {
     match a.answer.producer.as_ref()? {
         Producer::Algorithm(name) => Some(name.to_string()),
         producer @ Producer::User(_) => Some(producer.to_string()),

@@ -247,9 +247,10 @@ pub struct Assessment {
     pub best: Option<Checked>,
 }
 
-/// Runs the pipeline on one instance, with what its file brings (the paper's schedule when one
-/// is transcribed, a certificate folder). Every length in the result comes from the checker. Errors: an algorithm that
-/// does not apply under [`Algorithms::Only`] ([`Error::NotApplicable`]), and with
+/// Runs the pipeline on one instance, with what comes with it ([`Attached`]: the paper's
+/// schedule, a certificate folder, a user's incumbent). Every length in the result comes from
+/// the checker. Errors: an algorithm that does not apply under [`Algorithms::Only`]
+/// ([`Error::NotApplicable`]), an inadmissible user incumbent, and with
 /// [`AssessOptions::fail_fast`] whatever stops the exact layer.
 pub fn assess(
     instance: &Instance,
@@ -330,7 +331,10 @@ pub fn assess(
         None => (None, None),
     };
     let (stored, stored_best) = match attached.certificate {
-        Some(dir) => stored_run(instance, dir, &lower_bounds, exact.as_ref()),
+        Some(dir) => {
+            let shortest = exact_best.iter().chain(&incumbent).min_by_key(|c| c.length());
+            stored_run(instance, dir, &lower_bounds, exact.as_ref(), shortest)
+        }
         None => (None, None),
     };
     // The exact layer's witness when it settled the instance, else a valid folder's.
@@ -428,13 +432,15 @@ fn run_algorithm(instance: &Instance, m: &'static Method, bound: Option<&Bound>)
 }
 
 /// Re-checks the certificate folder `dir` of `instance` ([`StoredRun`]). A valid folder gives
-/// the witness, certified; one whose optimum contradicts the exact layer's is refused, as that
-/// means a defect in one of them.
+/// the witness, certified. One whose optimum contradicts what this run established, a lower
+/// bound or an exact optimum above it or a `shortest` checked schedule below it, is refused:
+/// that means a defect in one of them.
 fn stored_run(
     instance: &Instance,
     dir: &Path,
     bounds: &[Bound],
     exact: Option<&ExactRun>,
+    shortest: Option<&Checked>,
 ) -> (Option<StoredRun>, Option<Checked>) {
     let start = Instant::now();
     let mut run = StoredRun {
@@ -446,19 +452,33 @@ fn stored_run(
     };
     let mut witness = None;
     match folder::attest(dir, instance, bounds) {
-        Ok((checked, certificate)) => match exact.map(|e| &e.answer) {
-            Some(ExactAnswer::Optimal { optimum, .. }) if *optimum != checked.length() => {
-                run.failures.push(format!(
-                    "certifies the optimum {}, the exact layer certified {optimum}",
-                    checked.length()
-                ));
+        Ok((checked, certificate)) => {
+            let length = checked.length();
+            let (exact_optimum, exact_lower) = match exact.map(|e| &e.answer) {
+                Some(ExactAnswer::Optimal { optimum, .. }) => (Some(*optimum), None),
+                Some(ExactAnswer::Bounds { lower, .. }) => (None, Some(*lower)),
+                _ => (None, None),
+            };
+            let contradiction = if let Some(o) = exact_optimum.filter(|&o| o != length) {
+                Some(format!("the exact layer certified {o}"))
+            } else if let Some(l) = exact_lower.filter(|&l| l > length) {
+                Some(format!("the exact layer proved the lower bound {l}"))
+            } else if let Some(b) = bounds::strongest(bounds).filter(|b| b.value > length) {
+                Some(format!("the lower bound {} is {}", b.name, b.value))
+            } else {
+                shortest
+                    .filter(|s| s.length() < length)
+                    .map(|s| format!("{} has length {}", s.producer(), s.length()))
+            };
+            match contradiction {
+                Some(why) => run.failures.push(format!("certifies the optimum {length}, but {why}")),
+                None => {
+                    run.length = Some(length);
+                    run.certificate = Some(certificate);
+                    witness = Some(checked);
+                }
             }
-            _ => {
-                run.length = Some(checked.length());
-                run.certificate = Some(certificate);
-                witness = Some(checked);
-            }
-        },
+        }
         Err(failures) => run.failures = failures,
     }
     run.seconds = start.elapsed().as_secs_f64();
@@ -595,5 +615,51 @@ fn judge_interval(
     match decided {
         Some((observed, verdict)) => (Some(observed), verdict),
         None => (upper, ClaimVerdict::Unsettled),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::io::parse_instance;
+
+    /// A valid folder is refused when this run established something it contradicts: the
+    /// folder of path(3)'s total exchange at the TE-1 bound, against an exact optimum or a
+    /// proven lower bound above it.
+    #[test]
+    fn a_folder_that_contradicts_the_run_is_refused() {
+        let inst =
+            parse_instance("problem = \"total-exchange\"\nnetwork = \"path:3\"", "<test>", "p3").unwrap();
+        let bounds = bounds::lower_bounds(&inst);
+        let m = heuristics::find("furthest-first").unwrap();
+        let checked = checker::accept(&inst, m.produce(&inst).unwrap(), Producer::Algorithm(m.name)).unwrap();
+        let certificate = certify(&bounds, &checked, None).expect("furthest-first meets TE-1 on path(3)");
+        let dir = std::env::temp_dir().join(format!("commsched-stored-run-{}", std::process::id()));
+        folder::write(&dir, &inst, &checked, &certificate, &bounds, 0.0).unwrap();
+        let length = checked.length();
+        let exact = |answer| ExactRun { backend: BackendKind::Ilp, answer, seconds: 0.0 };
+
+        let (run, witness) = stored_run(&inst, &dir, &bounds, None, Some(&checked));
+        let run = run.unwrap();
+        assert_eq!((run.length, witness.map(|w| w.length())), (Some(length), Some(length)), "{run:?}");
+        assert_eq!(run.certificate, Some(certificate.clone()));
+
+        let above = exact(ExactAnswer::Optimal { optimum: length + 1, certificate });
+        let (run, witness) = stored_run(&inst, &dir, &bounds, Some(&above), None);
+        assert!(witness.is_none());
+        assert_eq!(
+            run.unwrap().failures,
+            [format!("certifies the optimum {length}, but the exact layer certified {}", length + 1)]
+        );
+        let lower = exact(ExactAnswer::Bounds { lower: length + 1, upper: None, stop: StopReason::Timeout });
+        let (run, _) = stored_run(&inst, &dir, &bounds, Some(&lower), None);
+        assert_eq!(
+            run.unwrap().failures,
+            [format!(
+                "certifies the optimum {length}, but the exact layer proved the lower bound {}",
+                length + 1
+            )]
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
