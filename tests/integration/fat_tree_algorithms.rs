@@ -338,6 +338,20 @@ fn prefix_on_sixteen_processors_is_certified_at_thirteen_by_its_folder() {
     );
 }
 
+/// Prefix on fat-tree:16 under w = 1 has an 18-step schedule, the `sat` build's witness with
+/// `--max-vars 2000000 --timeout 2200` (which stopped at [17, 18]; README, "Prefix"): checked
+/// here, against 34 for the paper's prefix (FT-23), 27 for ours and 24 for the sweeps over a
+/// reversible broadcast that the default search finds.
+#[test]
+fn prefix_on_sixteen_processors_under_unit_capacity_has_an_eighteen_step_schedule() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let inst = instance(Problem::Prefix, 16, "const:1", false);
+    let witness = root.join("docs/results/fattree16-prefix-const1-18.json");
+    let schedule = commsched::spec::io::load_schedule(&witness, &inst).unwrap();
+    let length = checker::check_produced(&inst, &schedule, "witness").unwrap().length();
+    assert_eq!((length, run("prefix", &inst).1, run("prefix-fenwick-pieces", &inst).1), (18, 34, 27));
+}
+
 /// The reversal turns each of the three broadcasts into a product of the same length (their
 /// copies spread in index order), and it refuses a broadcast whose
 /// gathered ranges are not contiguous (which would need a commutative ⋆, FT-23).
