@@ -8,8 +8,7 @@
 //! file is written to a temporary name and renamed, so an interrupted run leaves whole entries
 //! or none; the next run reads them and assesses only the rest. A cached schedule is checked
 //! again when it is read back, like any producer's: a file that does not parse, or whose
-//! schedule the checker rejects, is reported on stderr and
-//! the instance is assessed afresh.
+//! schedule the checker rejects, is reported on stderr and the instance is assessed afresh.
 
 use super::io_err;
 use commsched::checker::{self, Producer};
