@@ -464,8 +464,9 @@ fn solve(
         )
         .into());
     }
+    let incumbent_file = incumbent.map(|path| path.display().to_string());
     let incumbent = match incumbent {
-        Some(path) => Some((path.display().to_string(), load_schedule(path, &inst)?)),
+        Some(path) => Some(load_schedule(path, &inst)?),
         None => None,
     };
     if let Some(dir) = certificate_dir {
@@ -473,10 +474,7 @@ fn solve(
         options.solve.proof_dir = Some(dir.to_path_buf());
     }
     let start = std::time::Instant::now();
-    let attached = Attached {
-        incumbent: incumbent.as_ref().map(|(f, s)| (f.as_str(), s.clone())),
-        ..Attached::default()
-    };
+    let attached = Attached { incumbent: incumbent_file.as_deref().zip(incumbent), ..Attached::default() };
     let a = assess(&inst, attached, &options).map_err(in_file(instance))?;
     let seconds = start.elapsed().as_secs_f64();
     let label = match &a.exact {
@@ -751,13 +749,15 @@ fn refuse_inapplicable(g: &GenArgs, inst: &Instance) -> Result<()> {
 fn report_entry(file: &Path, options: &AssessOptions) -> Entry {
     let assessed = (|| -> Result<Assessment> {
         let inst = load_instance(file)?;
-        let paper = match paper_schedule_file(file) {
-            Some(p) => Some((p.display().to_string(), load_schedule(&p, &inst)?)),
+        let paper_file = paper_schedule_file(file);
+        let paper_name = paper_file.as_ref().map(|p| p.display().to_string());
+        let paper = match &paper_file {
+            Some(p) => Some(load_schedule(p, &inst)?),
             None => None,
         };
         let certificate = certificate_folder(file);
         let attached = Attached {
-            paper: paper.as_ref().map(|(f, s)| (f.as_str(), s.clone())),
+            paper: paper_name.as_deref().zip(paper),
             certificate: certificate.as_deref(),
             incumbent: None,
         };

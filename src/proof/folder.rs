@@ -174,13 +174,22 @@ fn trim_proof(dir: &Path) -> Result<()> {
 /// Re-checks a folder. Returns what failed, one line each; an empty list means the folder is a
 /// valid certificate. Only a file system error reading the folder itself is an `Err`.
 pub fn verify(dir: &Path) -> Vec<String> {
+    inspect(dir, Producer::User(SCHEDULE.into())).0
+}
+
+/// What a re-checked folder holds: its manifest, its instance and its witness, checked.
+type Contents = (Manifest, Instance, Checked);
+
+/// [`verify`], which also returns the folder's contents when it read them all, its witness
+/// checked as a schedule of `producer`.
+fn inspect(dir: &Path, producer: Producer) -> (Vec<String>, Option<Contents>) {
     let mut failures = Vec::new();
     let read = |name: &str| std::fs::read(dir.join(name)).map_err(|e| format!("{name}: cannot read: {e}"));
     let manifest: Manifest = match read(MANIFEST)
         .and_then(|d| serde_json::from_slice(&d).map_err(|e| format!("{MANIFEST}: {e}")))
     {
         Ok(m) => m,
-        Err(e) => return vec![e],
+        Err(e) => return (vec![e], None),
     };
     if manifest.format != FORMAT {
         failures.push(format!("{MANIFEST}: format `{}`, expected `{FORMAT}`", manifest.format));
@@ -219,27 +228,33 @@ pub fn verify(dir: &Path) -> Vec<String> {
         Ok(i) => i,
         Err(e) => {
             failures.push(e);
-            return failures;
+            return (failures, None);
         }
     };
     let witness = text(SCHEDULE)
         .and_then(|t| parse_schedule(&t, SCHEDULE, &instance).map_err(|e| e.to_string()))
         .and_then(|s| {
-            judge(&instance, s, Producer::User(SCHEDULE.into())).map_err(|(_, violations)| {
+            judge(&instance, s, producer).map_err(|(_, violations)| {
                 format!("{SCHEDULE}: rejected by the checker: {}", violations.len())
                     + " violation(s), the first: "
                     + &violations.first().map(ToString::to_string).unwrap_or_default()
             })
         });
-    match witness {
-        Ok(checked) if checked.length() != manifest.length => failures.push(format!(
-            "{SCHEDULE}: checked length {}, the manifest says {}",
-            checked.length(),
-            manifest.length
-        )),
-        Ok(_) => {}
-        Err(e) => failures.push(e),
-    }
+    let witness = match witness {
+        Ok(checked) if checked.length() != manifest.length => {
+            failures.push(format!(
+                "{SCHEDULE}: checked length {}, the manifest says {}",
+                checked.length(),
+                manifest.length
+            ));
+            None
+        }
+        Ok(checked) => Some(checked),
+        Err(e) => {
+            failures.push(e);
+            None
+        }
+    };
     match manifest.kind.as_str() {
         "lower-bound" => {
             let all = bounds::lower_bounds(&instance);
@@ -259,40 +274,28 @@ pub fn verify(dir: &Path) -> Vec<String> {
         )),
         other => failures.push(format!("{MANIFEST}: unknown certificate kind `{other}`")),
     }
-    failures
+    (failures, witness.map(|checked| (manifest, instance, checked)))
 }
 
-/// A folder that [`verify`] accepted, read as a certificate of `instance`: its witness checked
-/// again against `instance` (as a schedule produced by the folder) and its certificate decided
-/// afresh by [`certify`] from `bounds` and the folder's evidence. The folder must hold the same
-/// instance: both written out in the canonical TOML form must be identical. Errors: one line
-/// per failure, as [`verify`] gives them, or the instance's mismatch.
+/// A folder that [`verify`] accepts, read as a certificate of `instance`: its witness (checked
+/// once, as a schedule produced by the folder) and its certificate decided afresh by
+/// [`certify`] from `bounds` and the folder's evidence. The folder must hold the same instance:
+/// both written out in the canonical TOML form must be identical. Errors: one line per
+/// failure, as [`verify`] gives them, or the instance's mismatch.
 pub fn attest(
     dir: &Path,
     instance: &Instance,
     bounds: &[Bound],
 ) -> std::result::Result<(Checked, Certificate), Vec<String>> {
-    let failures = verify(dir);
-    if !failures.is_empty() {
-        return Err(failures);
-    }
-    let read = |name: &str| {
-        std::fs::read_to_string(dir.join(name)).map_err(|e| vec![format!("{name}: cannot read: {e}")])
+    let (failures, contents) = inspect(dir, Producer::Certificate(dir.display().to_string()));
+    let (manifest, own, checked) = match contents {
+        Some(contents) if failures.is_empty() => contents,
+        _ => return Err(failures),
     };
-    let manifest: Manifest =
-        serde_json::from_str(&read(MANIFEST)?).map_err(|e| vec![format!("{MANIFEST}: {e}")])?;
-    let own =
-        parse_instance(&read(INSTANCE)?, INSTANCE, &manifest.instance).map_err(|e| vec![e.to_string()])?;
+    // The same instance in canonical form, so the witness checked on `own` is one of `instance`.
     if instance_to_toml(&own) != instance_to_toml(instance) {
         return Err(vec![format!("{INSTANCE}: not the instance `{}` it is attached to", instance.name)]);
     }
-    let producer = Producer::Certificate(dir.display().to_string());
-    let checked = parse_schedule(&read(SCHEDULE)?, SCHEDULE, instance)
-        .map_err(|e| vec![e.to_string()])
-        .and_then(|s| {
-            judge(instance, s, producer)
-                .map_err(|(_, v)| v.iter().map(|v| format!("{SCHEDULE}: {v}")).collect::<Vec<_>>())
-        })?;
     let infeasible = match (manifest.kind.as_str(), manifest.infeasible_horizon, manifest.backend) {
         ("proof-checked", Some(horizon), Some(backend)) => Some(Infeasibility {
             horizon,

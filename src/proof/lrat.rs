@@ -117,6 +117,39 @@ pub fn check_files(cnf_path: &Path, proof_path: &Path) -> Result<Verdict, String
     Ok(Verdict { variables: cnf.vars, clauses: cnf.clauses.len(), proof_lines: proof.lines().count() })
 }
 
+/// One line of an ASCII LRAT proof.
+enum Line {
+    /// Empty, or a comment.
+    Blank,
+    /// `ID d ID* 0`: the ids it deletes.
+    Delete(Vec<i64>),
+    /// `ID LIT* 0 HINT* 0`: an added clause and its hints.
+    Add { id: i64, lits: Vec<i64>, hints: Vec<i64> },
+}
+
+/// Reads one proof line ([`check`] and [`trim`] alike); the error says what is malformed.
+fn parse_line(line: &str) -> Result<Line, String> {
+    let trimmed = line.trim();
+    if trimmed.is_empty() || trimmed.starts_with('c') {
+        return Ok(Line::Blank);
+    }
+    let mut tokens = trimmed.split_whitespace();
+    let id: i64 = tokens.next().and_then(|t| t.parse().ok()).ok_or("no clause id")?;
+    let rest: Vec<&str> = tokens.collect();
+    if rest.first() == Some(&"d") {
+        let ids = rest[1..].iter().map(|t| t.parse::<i64>().map_err(|_| format!("deleted id '{t}'")));
+        return Ok(Line::Delete(ids.filter(|d| *d != Ok(0)).collect::<Result<_, _>>()?));
+    }
+    let numbers: Vec<i64> =
+        rest.iter().map(|t| t.parse().map_err(|_| format!("number '{t}'"))).collect::<Result<_, _>>()?;
+    let split = numbers.iter().position(|&n| n == 0).ok_or("clause not terminated by 0")?;
+    let (lits, hints) = (&numbers[..split], &numbers[split + 1..]);
+    let Some((&0, hints)) = hints.split_last() else {
+        return Err("hints not terminated by 0".into());
+    };
+    Ok(Line::Add { id, lits: lits.to_vec(), hints: hints.to_vec() })
+}
+
 /// Checks an ASCII LRAT proof of the unsatisfiability of `cnf`.
 pub fn check(cnf: &Cnf, proof: &str) -> Result<(), ProofError> {
     if cnf.clauses.iter().any(Vec::is_empty) {
@@ -127,33 +160,18 @@ pub fn check(cnf: &Cnf, proof: &str) -> Result<(), ProofError> {
     // Assignment per variable: 0 unassigned, 1 true, -1 false; reset after each step.
     let mut value = vec![0i8; cnf.vars as usize + 1];
     for (i, line) in proof.lines().enumerate() {
-        let line_no = i + 1;
-        let err = |reason: String| ProofError::Step { line: line_no, reason };
-        let trimmed = line.trim();
-        if trimmed.is_empty() || trimmed.starts_with('c') {
-            continue;
-        }
-        let mut tokens = trimmed.split_whitespace();
-        let id: i64 = tokens.next().and_then(|t| t.parse().ok()).ok_or_else(|| err("no clause id".into()))?;
-        let rest: Vec<&str> = tokens.collect();
-        if rest.first() == Some(&"d") {
-            for t in &rest[1..] {
-                let d: i64 = t.parse().map_err(|_| err(format!("deleted id '{t}'")))?;
-                if d != 0 && db.remove(&d).is_none() {
-                    return Err(err(format!("deletes clause {d}, which is not present")));
+        let err = |reason: String| ProofError::Step { line: i + 1, reason };
+        let (id, lits, hints) = match parse_line(line).map_err(err)? {
+            Line::Blank => continue,
+            Line::Delete(ids) => {
+                for d in ids {
+                    if db.remove(&d).is_none() {
+                        return Err(err(format!("deletes clause {d}, which is not present")));
+                    }
                 }
+                continue;
             }
-            continue;
-        }
-        let numbers: Vec<i64> = rest
-            .iter()
-            .map(|t| t.parse().map_err(|_| err(format!("number '{t}'"))))
-            .collect::<Result<_, _>>()?;
-        let split =
-            numbers.iter().position(|&n| n == 0).ok_or_else(|| err("clause not terminated by 0".into()))?;
-        let (lits, hints) = (&numbers[..split], &numbers[split + 1..]);
-        let Some((&0, hints)) = hints.split_last() else {
-            return Err(err("hints not terminated by 0".into()));
+            Line::Add { id, lits, hints } => (id, lits, hints),
         };
         if db.contains_key(&id) {
             return Err(err(format!("clause id {id} is already present")));
@@ -167,7 +185,7 @@ pub fn check(cnf: &Cnf, proof: &str) -> Result<(), ProofError> {
                     .ok_or_else(|| err(format!("literal {l} out of range")))
             })
             .collect::<Result<_, _>>()?;
-        let outcome = rup(&db, &clause, hints, &mut value);
+        let outcome = rup(&db, &clause, &hints, &mut value);
         value.iter_mut().for_each(|v| *v = 0);
         outcome.map_err(err)?;
         if clause.is_empty() {
@@ -187,29 +205,17 @@ pub fn check(cnf: &Cnf, proof: &str) -> Result<(), ProofError> {
 /// fat-tree:16's prefix at 12 steps shrinks from 172,592 additions (44 MB) to 41,135 (8.9 MB).
 /// Malformed lines, and a proof with no empty clause, are errors as in [`check`].
 pub fn trim(proof: &str) -> Result<String, ProofError> {
-    // Per addition: its id, its line and its hints that are additions (the rest are inputs).
+    // Per addition: its id, its line and its hints.
     let mut steps: Vec<(i64, &str, Vec<i64>)> = Vec::new();
     let mut empty = None;
     for (i, line) in proof.lines().enumerate() {
-        let err = |reason: &str| ProofError::Step { line: i + 1, reason: reason.into() };
-        let trimmed = line.trim();
-        let mut tokens = trimmed.split_whitespace();
-        let Some(first) = tokens.next().filter(|t| !t.starts_with('c')) else { continue };
-        let id: i64 = first.parse().map_err(|_| err("no clause id"))?;
-        let rest: Vec<&str> = tokens.collect();
-        if rest.first() == Some(&"d") {
-            continue;
-        }
-        let numbers: Vec<i64> = rest
-            .iter()
-            .map(|t| t.parse().map_err(|_| err("a token that is not a number")))
-            .collect::<Result<_, _>>()?;
-        let split = numbers.iter().position(|&n| n == 0).ok_or_else(|| err("clause not terminated by 0"))?;
-        let hints = numbers[split + 1..].iter().copied().filter(|&h| h != 0).map(i64::abs).collect();
-        steps.push((id, trimmed, hints));
-        if split == 0 {
-            empty = Some(steps.len() - 1);
-            break;
+        let err = |reason: String| ProofError::Step { line: i + 1, reason };
+        if let Line::Add { id, lits, hints } = parse_line(line).map_err(err)? {
+            steps.push((id, line.trim(), hints.into_iter().map(i64::abs).collect()));
+            if lits.is_empty() {
+                empty = Some(steps.len() - 1);
+                break;
+            }
         }
     }
     let last = empty.ok_or(ProofError::NoEmptyClause)?;
