@@ -322,10 +322,10 @@ pub struct Limits {
     /// Size guard: refuse exact models with more variables than this.
     #[arg(long, default_value_t = 200_000)]
     pub max_vars: usize,
-    /// Do not ask the restricted model for witnesses (gossip on a mesh or torus: schedules the
-    /// grid's rotations map to themselves, every token along shortest paths; pipelined product
-    /// and prefix on a fat-tree: reversible broadcasts), neither at the lower bound first nor
-    /// past the size guard.
+    /// Do not ask the restricted model for witnesses (gossip on a mesh or torus: every token
+    /// along shortest paths, in schedules the grid's rotations map to themselves where it has
+    /// such rotations; pipelined product and prefix on a fat-tree: reversible broadcasts),
+    /// neither at the lower bound first nor past the size guard.
     #[arg(long)]
     pub no_symmetry: bool,
 }

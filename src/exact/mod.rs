@@ -25,8 +25,8 @@
 //! model is built.
 //!
 //! **Restricted witness first.** When the encoder offers a restricted model
-//! ([`encode::Encoder::restricted`]: gossip on a mesh or torus, restricted to schedules its
-//! rotations map to themselves and that send every token along shortest paths; the pipelined
+//! ([`encode::Encoder::restricted`]: gossip on a mesh or torus, restricted to schedules that
+//! send every token along shortest paths and that its rotations, if any, map to themselves; the pipelined
 //! product, restricted to broadcasts that run backwards with index ranges) and the incumbent is
 //! above L, that model is asked for a witness at L first, with half of the time left. A
 //! witness there is an optimum certified by the bound; an infeasible or undecided answer is no

@@ -99,12 +99,21 @@
 //! witness of the mesh 7×7 in 4.5 s instead of 25 s, 8×8 in 98 s instead of 500 s (one run
 //! each, a second solver on the other core), and 9×9 in 100–108 s (two runs), where the
 //! rotations alone gave no witness in 2000 s (README, "Gossip: the square meshes' gap").
+//!
+//! **Without rotations.** A mesh with exactly one odd side, or a torus with an odd side, has
+//! no rotation that maps every link onto a link without reversing one ([`Rotations::of`]).
+//! Under F\* and H\* its restricted model is then the full model with shortest routes only,
+//! nothing identified: about half the hop variables. z3 finds the total-load witness of the
+//! mesh 4×7 in 8.1 s instead of 32 s, 5×6 in 29 s instead of 242 s, and 3×8 in 40 s, which the
+//! full model left undecided after 300 s (one run each, a second solver on the other core).
+//! Under F1 and H1 it is not offered: on the mesh 3×4 under F1 its probe used half of the
+//! 60 s and the full model then ran out of time, where the full model alone takes 52 s.
 
 use super::time_expanded::{Held, PortRules, Rotations, UNREACHABLE, Window, bfs, every_port_rule, span};
 use super::{Encoder, EncoderEntry, Encoding, Event, Shape};
 use crate::exact::BackendKind;
 use crate::exact::ir::{Linear, Model, Sense, VarId};
-use crate::spec::{Applicability, Instance, Mode, Model as CommModel, PortRule, ProblemKind};
+use crate::spec::{Applicability, Family, Instance, Mode, Model as CommModel, PortRule, ProblemKind};
 use std::cell::OnceCell;
 use std::collections::HashMap;
 
@@ -134,6 +143,9 @@ pub struct Gossip<'a> {
     dist: Vec<Vec<u64>>,
     /// What each node separates from each token, on first use.
     tables: OnceCell<Separation>,
+    /// Whether a grid without [`Rotations`] still gets the restricted model, shortest routes
+    /// only: on a mesh or torus under F\* or H\* (module documentation, "Shortest routes").
+    shortest_only: bool,
     /// The grid's rotations, for symmetric witnesses (none with packet variables, which stand
     /// for no token).
     rotations: Option<Rotations>,
@@ -162,7 +174,9 @@ impl<'a> Gossip<'a> {
         let dist = (0..instance.network.len()).map(|k| bfs(&out, k, &[])).collect();
         let ports = PortRules::new(&instance.network, rule, packet);
         let rotations = if ports.needs_use_variables() { None } else { Rotations::of(&instance.network) };
-        Self { instance, rule, packet, dist, tables: OnceCell::new(), rotations }
+        let shortest_only = matches!(instance.network.family(), Family::Mesh(..) | Family::Torus(..))
+            && ports.channels().is_some();
+        Self { instance, rule, packet, dist, tables: OnceCell::new(), shortest_only, rotations }
     }
 
     fn n(&self) -> usize {
@@ -257,9 +271,11 @@ impl Encoder for Gossip<'_> {
     }
 
     fn restriction(&self) -> Option<String> {
-        self.rotations.as_ref().map(|r| {
-            format!("schedules invariant under {} that send every token along shortest paths", r.name)
-        })
+        let shortest = "send every token along shortest paths";
+        match &self.rotations {
+            Some(r) => Some(format!("schedules invariant under {} that {shortest}", r.name)),
+            None => self.shortest_only.then(|| format!("schedules that {shortest}")),
+        }
     }
 
     /// One variable per orbit of the rotations.
@@ -272,11 +288,16 @@ impl Encoder for Gossip<'_> {
         self.count_variables(horizon, Routes::Shortest) / self.orbit()
     }
 
-    /// The model with each variable identified with its images under the grid's rotations
-    /// (module documentation, "Symmetric witnesses").
+    /// The model with shortest routes only, and each variable identified with its images under
+    /// the grid's rotations if it has any (module documentation, "Symmetric witnesses").
     fn restricted(&self, horizon: u64) -> Option<Encoding> {
-        let rotations = self.rotations.as_ref()?;
-        let (encoding, held) = self.build(horizon, Routes::Shortest);
+        let restriction = self.restriction()?;
+        let (mut encoding, held) = self.build(horizon, Routes::Shortest);
+        let Some(rotations) = self.rotations.as_ref() else {
+            encoding.model.description =
+                format!("{}, restricted to {restriction}", encoding.model.description);
+            return Some(encoding);
+        };
         let mut index: HashMap<Place, VarId> = HashMap::with_capacity(encoding.model.variables.len());
         for &(var, event) in &encoding.events {
             if let Event::Hop { token, from, to, step } = event {
@@ -297,8 +318,7 @@ impl Encoder for Gossip<'_> {
                 rotations.perms.iter().map(|perm| index.get(&place.rotated(perm)).copied()).min()?;
         }
         let class: Vec<VarId> = class.into_iter().collect::<Option<_>>()?;
-        let (model, image) =
-            encoding.model.quotient(&class, &format!("restricted to {}", self.restriction()?));
+        let (model, image) = encoding.model.quotient(&class, &format!("restricted to {restriction}"));
         let events = encoding.events.iter().map(|&(var, event)| (image[var.index()], event)).collect();
         Some(Encoding { horizon, model, shape: encoding.shape, events })
     }
@@ -559,6 +579,34 @@ mod tests {
                 "{net} {rule} p = {packet}"
             );
         }
+    }
+
+    /// A mesh with one odd side has no rotation that keeps every link's direction, so under H\*
+    /// its restricted model is the full model with shortest routes only: the same hops away
+    /// from each origin, nothing identified. Under F1 (no channel count) it has none.
+    #[test]
+    fn a_grid_without_rotations_keeps_shortest_routes_only() {
+        let inst = instance("mesh:3x4", PortRule::HStar, 1);
+        let enc = Gossip::new(&inst);
+        assert!(enc.rotations.is_none());
+        assert_eq!(enc.restriction().unwrap(), "schedules that send every token along shortest paths");
+        let (full, restricted) = (enc.encode(8), enc.restricted(8).unwrap());
+        assert_eq!(enc.restricted_variables(8), restricted.model.variables.len());
+        assert!(restricted.model.variables.len() < full.model.variables.len());
+        let hops = |e: &Encoding| -> Vec<Event> { e.events.iter().map(|&(_, event)| event).collect() };
+        let away = |event: &Event| {
+            let Event::Hop { token, from, to, .. } = *event else { return false };
+            enc.dist[token][to] == enc.dist[token][from] + 1
+        };
+        assert_eq!(hops(&restricted), hops(&full).into_iter().filter(away).collect::<Vec<_>>());
+        assert!(
+            restricted
+                .model
+                .description
+                .ends_with(", restricted to schedules that send every token along shortest paths")
+        );
+        let f1 = instance("mesh:3x4", PortRule::F1, 1);
+        assert_eq!(Gossip::new(&f1).restriction(), None);
     }
 
     /// On path(4), node 1 separates nodes 2 and 3 from token 0: it must hold token 0 two steps
