@@ -104,8 +104,9 @@
 //! no rotation that maps every link onto a link without reversing one ([`Rotations::of`]).
 //! Under F\* and H\* its restricted model is then the full model with shortest routes only,
 //! nothing identified: about half the hop variables. z3 finds the total-load witness of the
-//! mesh 4×7 in 8.1 s instead of 32 s, 5×6 in 29 s instead of 242 s, and 3×8 in 40 s, which the
-//! full model left undecided after 300 s (one run each, a second solver on the other core).
+//! mesh 4×7 in 6.4 s instead of 23.7 s (whole-process medians of three runs each), 5×6 in 29 s
+//! instead of 242 s, and 3×8 in 40 s, which the full model left undecided after 300 s (one run
+//! each); a second solver ran on the other core throughout.
 //! Under F1 and H1 it is not offered: on the mesh 3×4 under F1 its probe used half of the
 //! 60 s and the full model then ran out of time, where the full model alone takes 52 s.
 
