@@ -678,8 +678,8 @@ fn report_out_writes_every_format_and_links_its_pictures() {
 /// - Rectangles at the total-load bound, with witnesses invariant under the 180° rotation:
 ///   2×7 (10), 4×7 (17), 5×6 (18), 5×7 (21), 5×8 (24) and 6×7 (25), where the combined
 ///   algorithm takes 13, 20, 20, 23, 27 and 27; and 3×8 (15, CaDiCaL's witness), against 19.
-///   Past eight columns, with shortest routes: 3×10 (19), 4×9 (22), 4×10 (24), 3×11 (21) and
-///   3×12 (23), against 24, 26, 29, 26 and 29.
+///   Past eight columns, with shortest routes: 3×10 (19), 4×9 (22), 4×10 (24), 3×11 (21),
+///   3×12 (23) and 4×12 (29), against 24, 26, 29, 26, 29 and 35.
 /// - The 2×8 mesh has optimum 12, the ladder cut bound (`bounds::gossip::ladder`; the total
 ///   load gives 11), where the combined algorithm takes 15. So do 2×9 … 2×12: 13, 15, 16 and
 ///   18, against 17, 19, 21 and 23.
@@ -708,6 +708,7 @@ fn the_frontier_gossip_certificates_verify() {
         ("gossip-mesh2x10-hstar", 15, ("mesh-combined", 19)),
         ("gossip-mesh2x11-hstar", 16, ("mesh-combined", 21)),
         ("gossip-mesh2x12-hstar", 18, ("mesh-combined", 23)),
+        ("gossip-mesh4x12-hstar", 29, ("mesh-combined", 35)),
     ] {
         let dir = format!("docs/results/{folder}");
         let (code, stdout, stderr) = run(&["verify", &dir]);

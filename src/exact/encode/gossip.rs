@@ -145,7 +145,7 @@ pub struct Gossip<'a> {
     /// What each node separates from each token, on first use.
     tables: OnceCell<Separation>,
     /// Whether a grid without [`Rotations`] still gets the restricted model, shortest routes
-    /// only: on a mesh or torus under F\* or H\* (module documentation, "Shortest routes").
+    /// only: on a mesh or torus under F\* or H\* (module documentation, "Without rotations").
     shortest_only: bool,
     /// The grid's rotations, for symmetric witnesses (none with packet variables, which stand
     /// for no token).
@@ -541,6 +541,17 @@ mod tests {
         }
     }
 
+    /// The events of a model, in order.
+    fn hops(e: &Encoding) -> Vec<Event> {
+        e.events.iter().map(|&(_, event)| event).collect()
+    }
+
+    /// Whether `event` is a hop that takes its token one step farther from its origin.
+    fn leads_away(enc: &Gossip, event: &Event) -> bool {
+        let Event::Hop { token, from, to, .. } = *event else { return false };
+        enc.dist[token][to] == enc.dist[token][from] + 1
+    }
+
     /// The symmetric model of the 4×4 mesh (90° rotations) has one variable per orbit of the
     /// shortest-route model: a quarter of its variables (no variable is its own image, as no
     /// node is), and fewer constraints than the full model. Every hop it keeps leads away from
@@ -562,11 +573,7 @@ mod tests {
         assert_eq!(shortest.model.variables.len(), 4 * restricted.model.variables.len());
         assert!(shortest.model.variables.len() < full.model.variables.len());
         assert!(restricted.model.constraints.len() < full.model.constraints.len());
-        let hops = |e: &Encoding| -> Vec<Event> { e.events.iter().map(|&(_, event)| event).collect() };
-        let away = |event: &Event| {
-            let Event::Hop { token, from, to, .. } = *event else { return false };
-            enc.dist[token][to] == enc.dist[token][from] + 1
-        };
+        let away = |event: &Event| leads_away(&enc, event);
         assert!(hops(&restricted).iter().all(away), "only hops away from the origin");
         assert_eq!(hops(&restricted), hops(&full).into_iter().filter(away).collect::<Vec<_>>());
         assert!(
@@ -594,11 +601,7 @@ mod tests {
         let (full, restricted) = (enc.encode(8), enc.restricted(8).unwrap());
         assert_eq!(enc.restricted_variables(8), restricted.model.variables.len());
         assert!(restricted.model.variables.len() < full.model.variables.len());
-        let hops = |e: &Encoding| -> Vec<Event> { e.events.iter().map(|&(_, event)| event).collect() };
-        let away = |event: &Event| {
-            let Event::Hop { token, from, to, .. } = *event else { return false };
-            enc.dist[token][to] == enc.dist[token][from] + 1
-        };
+        let away = |event: &Event| leads_away(&enc, event);
         assert_eq!(hops(&restricted), hops(&full).into_iter().filter(away).collect::<Vec<_>>());
         assert!(
             restricted
