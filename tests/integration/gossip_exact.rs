@@ -208,6 +208,7 @@ fn horizon_monotone_only_without_counting_cuts() {
 
 /// A store-and-forward schedule's hops `(step, token, from, to)`, each node and token renamed
 /// by `perm`, sorted.
+#[cfg(any(feature = "smt", feature = "sat"))]
 fn hops(schedule: &Schedule, perm: &[usize]) -> Vec<(usize, usize, usize, usize)> {
     let Schedule::StoreForward(steps) = schedule else { panic!("not a store-and-forward schedule") };
     let mut hops: Vec<_> = steps
@@ -223,6 +224,7 @@ fn hops(schedule: &Schedule, perm: &[usize]) -> Vec<(usize, usize, usize, usize)
 }
 
 /// Whether every hop of a gossip schedule takes its token one step farther from its origin.
+#[cfg(any(feature = "smt", feature = "sat"))]
 fn along_shortest_paths(inst: &Instance, schedule: &Schedule) -> bool {
     let dist: Vec<Vec<usize>> = (0..inst.network.len()).map(|k| inst.network.distances_from(k)).collect();
     let identity: Vec<usize> = (0..inst.network.len()).collect();
@@ -232,25 +234,35 @@ fn along_shortest_paths(inst: &Instance, schedule: &Schedule) -> bool {
 /// Meshes with one odd side have no rotation that keeps every link's direction: their
 /// restricted model keeps shortest routes only, and its witness meets the lower bound (total
 /// load on 3×4, the ladder cut on 2×5), certified by it.
+#[cfg(any(feature = "smt", feature = "sat"))]
 #[test]
 fn shortest_route_witnesses_on_meshes_with_one_odd_side() {
-    use commsched::certify::Certificate;
     for (net, bound) in [("mesh:3x4", 8), ("mesh:2x5", 7)] {
         let inst = tiny("gossip", net, "H*", 1);
-        let backend = exact::BackendChoice::Measured.resolve(&inst);
-        let bounds = commsched::bounds::lower_bounds(&inst);
-        let Outcome::Optimal { checked, certificate } =
-            exact::solve(&inst, backend, &SolveOptions::default(), &bounds, None).unwrap()
-        else {
-            panic!("{net}: no optimum with {backend}")
-        };
-        assert_eq!(checked_length(&inst, checked.schedule()), bound, "{net}");
-        assert!(
-            matches!(&certificate, Certificate::LowerBound { value, .. } if *value == bound),
-            "{net}: {certificate}"
-        );
-        assert!(along_shortest_paths(&inst, checked.schedule()), "{net}: a hop back towards the origin");
+        let schedule = optimum_at_the_bound(&inst, bound);
+        assert!(along_shortest_paths(&inst, &schedule), "{net}: a hop back towards the origin");
     }
+}
+
+/// The schedule of the exact search at default settings, asserted to be an optimum of length
+/// `bound` certified by a lower bound of that value.
+#[cfg(any(feature = "smt", feature = "sat"))]
+fn optimum_at_the_bound(inst: &Instance, bound: u64) -> Schedule {
+    use commsched::certify::Certificate;
+    let net = inst.network.spec_string();
+    let backend = exact::BackendChoice::Measured.resolve(inst);
+    let bounds = commsched::bounds::lower_bounds(inst);
+    let Outcome::Optimal { checked, certificate } =
+        exact::solve(inst, backend, &SolveOptions::default(), &bounds, None).unwrap()
+    else {
+        panic!("{net}: no optimum with {backend}")
+    };
+    assert_eq!(checked_length(inst, checked.schedule()), bound, "{net}");
+    assert!(
+        matches!(&certificate, Certificate::LowerBound { value, .. } if *value == bound),
+        "{net}: {certificate}"
+    );
+    checked.into_schedule()
 }
 
 /// Symmetric witnesses: on the n×n meshes, n = 2..6, under H\*, the search first asks the model
@@ -262,33 +274,13 @@ fn shortest_route_witnesses_on_meshes_with_one_odd_side() {
 #[cfg(any(feature = "smt", feature = "sat"))]
 #[test]
 fn symmetric_witnesses_meet_the_mesh_bound() {
-    use commsched::certify::Certificate;
     for n in 2usize..=6 {
         let inst = tiny("gossip", &format!("mesh:{n}x{n}"), "H*", 1);
-        let backend = exact::BackendChoice::Measured.resolve(&inst);
-        let bounds = commsched::bounds::lower_bounds(&inst);
-        let Outcome::Optimal { checked, certificate } =
-            exact::solve(&inst, backend, &SolveOptions::default(), &bounds, None).unwrap()
-        else {
-            panic!("mesh {n}x{n}: no optimum with {backend}")
-        };
-        let bound = (n * (n + 1) / 2) as u64;
-        assert_eq!(checked_length(&inst, checked.schedule()), bound, "mesh {n}x{n}");
-        assert!(
-            matches!(&certificate, Certificate::LowerBound { value, .. } if *value == bound),
-            "mesh {n}x{n}: {certificate}"
-        );
+        let schedule = optimum_at_the_bound(&inst, (n * (n + 1) / 2) as u64);
         let turn: Vec<usize> = (0..n * n).map(|v| (v % n) * n + (n - 1 - v / n)).collect();
         let identity: Vec<usize> = (0..n * n).collect();
-        assert_eq!(
-            hops(checked.schedule(), &turn),
-            hops(checked.schedule(), &identity),
-            "mesh {n}x{n}: not symmetric"
-        );
-        assert!(
-            along_shortest_paths(&inst, checked.schedule()),
-            "mesh {n}x{n}: a hop back towards the origin"
-        );
+        assert_eq!(hops(&schedule, &turn), hops(&schedule, &identity), "mesh {n}x{n}: not symmetric");
+        assert!(along_shortest_paths(&inst, &schedule), "mesh {n}x{n}: a hop back towards the origin");
     }
     let inst = tiny("gossip", "mesh:4x4", "H*", 1);
     let plain = SolveOptions { symmetric: false, ..SolveOptions::default() };
