@@ -454,22 +454,23 @@ fn stored_run(
     match folder::attest(dir, instance, bounds) {
         Ok((checked, certificate)) => {
             let length = checked.length();
-            let (exact_optimum, exact_lower) = match exact.map(|e| &e.answer) {
-                Some(ExactAnswer::Optimal { optimum, .. }) => (Some(*optimum), None),
-                Some(ExactAnswer::Bounds { lower, .. }) => (None, Some(*lower)),
-                _ => (None, None),
-            };
-            let contradiction = if let Some(o) = exact_optimum.filter(|&o| o != length) {
-                Some(format!("the exact layer certified {o}"))
-            } else if let Some(l) = exact_lower.filter(|&l| l > length) {
-                Some(format!("the exact layer proved the lower bound {l}"))
-            } else if let Some(b) = bounds::strongest(bounds).filter(|b| b.value > length) {
+            let contradiction = match exact.map(|e| &e.answer) {
+                Some(ExactAnswer::Optimal { optimum, .. }) if *optimum != length => {
+                    Some(format!("the exact layer certified {optimum}"))
+                }
+                Some(ExactAnswer::Bounds { lower, .. }) if *lower > length => {
+                    Some(format!("the exact layer proved the lower bound {lower}"))
+                }
+                _ => None,
+            }
+            .or_else(|| {
+                let b = bounds::strongest(bounds).filter(|b| b.value > length)?;
                 Some(format!("the lower bound {} is {}", b.name, b.value))
-            } else {
-                shortest
-                    .filter(|s| s.length() < length)
-                    .map(|s| format!("{} has length {}", s.producer(), s.length()))
-            };
+            })
+            .or_else(|| {
+                let s = shortest.filter(|s| s.length() < length)?;
+                Some(format!("{} has length {}", s.producer(), s.length()))
+            });
             match contradiction {
                 Some(why) => run.failures.push(format!("certifies the optimum {length}, but {why}")),
                 None => {

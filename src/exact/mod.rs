@@ -26,12 +26,12 @@
 //!
 //! **Restricted witness first.** When the encoder offers a restricted model
 //! ([`encode::Encoder::restricted`]: gossip on a mesh or torus, restricted to schedules that
-//! send every token along shortest paths and that its rotations, if any, map to themselves; the pipelined
-//! product, restricted to broadcasts that run backwards with index ranges) and the incumbent is
-//! above L, that model is asked for a witness at L first, with half of the time left. A
-//! witness there is an optimum certified by the bound; an infeasible or undecided answer is no
-//! evidence and the search goes on as above (`--no-symmetry` skips it). Mesh 6×6 under H\* is
-//! settled this way at GOS-1's 21 in seconds.
+//! send every token along shortest paths and that its rotations, if any, map to themselves;
+//! the pipelined product, restricted to broadcasts that run backwards with index ranges) and
+//! the incumbent is above L, that model is asked for a witness at L first, with half of the
+//! time left. A witness there is an optimum certified by the bound; an infeasible or undecided
+//! answer is no evidence and the search goes on as above (`--no-symmetry` skips it). Mesh 6×6
+//! under H\* is settled this way at GOS-1's 21 in seconds.
 //! When the search then stops at the size guard, the restricted model is bisected between L + 1
 //! and the best length for a shorter witness: a better upper bound, never a certificate
 //! (prefix on fat-tree:16 and :32, whose own model is too large: the sweeps of a reversible

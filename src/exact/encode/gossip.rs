@@ -292,11 +292,10 @@ impl Encoder for Gossip<'_> {
     /// The model with shortest routes only, and each variable identified with its images under
     /// the grid's rotations if it has any (module documentation, "Symmetric witnesses").
     fn restricted(&self, horizon: u64) -> Option<Encoding> {
-        let restriction = self.restriction()?;
+        let label = format!("restricted to {}", self.restriction()?);
         let (mut encoding, held) = self.build(horizon, Routes::Shortest);
         let Some(rotations) = self.rotations.as_ref() else {
-            encoding.model.description =
-                format!("{}, restricted to {restriction}", encoding.model.description);
+            encoding.model.description = format!("{}, {label}", encoding.model.description);
             return Some(encoding);
         };
         let mut index: HashMap<Place, VarId> = HashMap::with_capacity(encoding.model.variables.len());
@@ -319,7 +318,7 @@ impl Encoder for Gossip<'_> {
                 rotations.perms.iter().map(|perm| index.get(&place.rotated(perm)).copied()).min()?;
         }
         let class: Vec<VarId> = class.into_iter().collect::<Option<_>>()?;
-        let (model, image) = encoding.model.quotient(&class, &format!("restricted to {restriction}"));
+        let (model, image) = encoding.model.quotient(&class, &label);
         let events = encoding.events.iter().map(|&(var, event)| (image[var.index()], event)).collect();
         Some(Encoding { horizon, model, shape: encoding.shape, events })
     }
