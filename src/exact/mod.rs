@@ -47,15 +47,16 @@
 //! instance at once. Once the relaxation is settled, a first model over the size guard gives
 //! bounds instead of an error.
 //!
-//! **Relaxed model.** When the encoder has a relaxed model of the instance itself
+//! **Relaxed model.** When the encoder has relaxed models of the instance itself
 //! ([`encode::Encoder::relaxed_model`]: product and prefix on the fat-tree, with each message
-//! carrying all its sender knows) and the incumbent is above L, the search walks it upward
-//! from L once the restricted witness at L is not found: each horizon at which it is
-//! infeasible raises L past it and becomes the certificate's infeasibility, named after the
-//! model (`T-1 = 12 for its knowledge relaxation ...`; with the SAT backend its CNF and checked
-//! proof are the relaxed model's, and `verify` re-encodes that model). The walk stops at the
-//! first horizon it does not prove infeasible: a solution of the relaxed model is no
-//! schedule. When the instance's own model is over the size guard at L, the restricted
+//! carrying any values its sender knows, then only a range of them) and the incumbent is above
+//! L, the search walks them upward from L once the restricted witness at L is not found: at
+//! each horizon the cheapest model not yet found feasible first, the next where it is feasible
+//! (a model feasible at T stays feasible above). Each horizon at which one is infeasible raises
+//! L past it and becomes the certificate's infeasibility, named after that model (`T-1 = 12
+//! for its knowledge relaxation ...`; with the SAT backend its CNF and checked proof are the
+//! relaxed model's, and `verify` re-encodes that model). The walk stops when every model is
+//! feasible at a horizon or one is undecided: a solution of a relaxed model is no schedule. When the instance's own model is over the size guard at L, the restricted
 //! model's witnesses are bisected first (they need little time) and the walk gets what is
 //! left; a raised L is then reported as bounds, never as an error (prefix on fat-tree:16 under
 //! w = 1: [17, 24]). They come first too when the own model fits at L but not one step below
@@ -207,14 +208,15 @@ enum Restriction {
     Full,
     /// The encoder's restricted model: witnesses only.
     Restricted,
-    /// The encoder's relaxed model: infeasibility only (a feasible answer is no evidence).
-    Relaxed,
+    /// The encoder's relaxed model of that index ([`Encoder::relaxed`]): infeasibility only
+    /// (a feasible answer is no evidence).
+    Relaxed(usize),
 }
 
 impl Restriction {
     /// The backend call's limits: only a relaxed model is asked for a refutation.
     fn limits(self, time: Option<Duration>) -> Limits {
-        let aim = if self == Restriction::Relaxed { Aim::Refutation } else { Aim::Witness };
+        let aim = if matches!(self, Restriction::Relaxed(_)) { Aim::Refutation } else { Aim::Witness };
         Limits { time, aim }
     }
 }
@@ -227,7 +229,7 @@ fn model_at(encoder: &dyn Encoder, horizon: u64, restriction: Restriction) -> Re
             backend: "encoder",
             reason: "it declared a restriction but built no restricted model".into(),
         }),
-        Restriction::Relaxed => encoder.relaxed_model(horizon).ok_or_else(|| Error::Backend {
+        Restriction::Relaxed(which) => encoder.relaxed_model(horizon, which).ok_or_else(|| Error::Backend {
             backend: "encoder",
             reason: "it declared a relaxed model but built none".into(),
         }),
@@ -439,12 +441,13 @@ impl<'a> Search<'a> {
     /// traces none (its infeasibility is no evidence), a relaxed one names its model on top.
     fn traced(&self, horizon: u64, restriction: Restriction) -> Option<ProbeTrace> {
         let trace = self.trace(horizon)?;
-        match (restriction, self.encoder.relaxed()) {
-            (Restriction::Restricted, _) => None,
-            (Restriction::Relaxed, Some(name)) => {
-                Some(ProbeTrace { comment: model_comment(self.instance, name, horizon), ..trace })
-            }
-            _ => Some(trace),
+        match restriction {
+            Restriction::Restricted => None,
+            Restriction::Relaxed(which) => Some(ProbeTrace {
+                comment: model_comment(self.instance, self.encoder.relaxed()[which], horizon),
+                ..trace
+            }),
+            Restriction::Full => Some(trace),
         }
     }
 
@@ -576,7 +579,7 @@ impl<'a> Search<'a> {
         }
         Ok(match answer {
             // A relaxed model's solution is no schedule, and no evidence either way.
-            BackendAnswer::Feasible(_) if restriction == Restriction::Relaxed => {
+            BackendAnswer::Feasible(_) if matches!(restriction, Restriction::Relaxed(_)) => {
                 Decision::Unknown(StopReason::BackendUnknown {
                     reason: "the relaxed model is feasible".into(),
                 })
@@ -748,7 +751,7 @@ impl<'a> Search<'a> {
         match restriction {
             Restriction::Full => self.encoder.variables(horizon),
             Restriction::Restricted => self.encoder.restricted_variables(horizon),
-            Restriction::Relaxed => self.encoder.relaxed_variables(horizon),
+            Restriction::Relaxed(which) => self.encoder.relaxed_variables(horizon, which),
         }
     }
 
@@ -951,21 +954,27 @@ impl<'a> Search<'a> {
         self.finish(bounds, checked, infeasible)
     }
 
-    /// The relaxed model walked up from `lo` ("Relaxed model" in the module documentation):
-    /// each infeasible horizon raises `lo` past it and becomes the infeasibility on record,
-    /// until a horizon is feasible or undecided, or `lo` meets the incumbent. Whether it raised
-    /// `lo`.
+    /// The relaxed models walked up from `lo` ("Relaxed model" in the module documentation):
+    /// at each horizon the cheapest model not yet found feasible is asked first and the next
+    /// one where it is feasible (a model feasible at T is feasible above it); each infeasible
+    /// horizon raises `lo` past it and becomes the infeasibility on record, until every model
+    /// is feasible, one is undecided, or `lo` meets the incumbent. Whether it raised `lo`.
     fn walk_relaxed(
         &self,
         lo: &mut u64,
         infeasible: &mut Option<Infeasibility>,
         incumbent: Option<&Checked>,
     ) -> Result<bool> {
-        let Some(name) = self.encoder.relaxed() else { return Ok(false) };
-        let start = *lo;
-        while incumbent.is_none_or(|inc| inc.length() > *lo) {
-            if self.probe(*lo, Restriction::Relaxed)? != Decision::Infeasible {
-                break;
+        let names = self.encoder.relaxed();
+        let (start, mut which) = (*lo, 0);
+        while which < names.len() && incumbent.is_none_or(|inc| inc.length() > *lo) {
+            match self.probe(*lo, Restriction::Relaxed(which))? {
+                Decision::Infeasible => {}
+                Decision::Unknown(StopReason::Timeout) => break,
+                _ => {
+                    which += 1;
+                    continue;
+                }
             }
             if let Some(older) = infeasible.as_ref() {
                 self.discard(older.horizon);
@@ -974,7 +983,7 @@ impl<'a> Search<'a> {
                 horizon: *lo,
                 backend: self.backend.name(),
                 evidence: Evidence::SolverWord,
-                relaxation: Some(name.into()),
+                relaxation: Some(names[which].into()),
             });
             *lo += 1;
         }
@@ -1000,7 +1009,9 @@ impl<'a> Search<'a> {
                 .as_mut()
                 .filter(|i| i.horizon + 1 == checked.length() && i.evidence == Evidence::SolverWord)
         {
-            let model = if i.relaxation.is_some() { Restriction::Relaxed } else { Restriction::Full };
+            let relaxed =
+                self.encoder.relaxed().iter().position(|&name| i.relaxation.as_deref() == Some(name));
+            let model = relaxed.map_or(Restriction::Full, Restriction::Relaxed);
             match self.prove(i.horizon, model)? {
                 Ok(()) => i.evidence = Evidence::ProofChecked,
                 Err(stop) => return Ok(Outcome::Bounds { lower: i.horizon, upper: Some(checked), stop }),

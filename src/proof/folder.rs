@@ -369,18 +369,20 @@ fn expected_cnf(
     t: u64,
     descent: Option<u64>,
 ) -> std::result::Result<ExpectedCnf, String> {
-    // The relaxation the manifest names: another instance, or the encoder's relaxed model.
-    let (mut relaxed, mut relaxed_model) = (None, false);
+    // The relaxation the manifest names: another instance, or one of the encoder's relaxed models.
+    let (mut relaxed, mut relaxed_model) = (None, None);
     if let Some(name) = relaxation {
         let (_, encoder) = encode::encoder_for(instance).map_err(|e| e.to_string())?;
-        match (encoder.relaxation(), encoder.relaxed()) {
+        let which = encoder.relaxed().iter().position(|&model| model == name);
+        match (encoder.relaxation(), which) {
             (Some(r), _) if r.name == name => relaxed = Some(r.instance.clone()),
-            (_, Some(model)) if model == name => match descent {
-                None => relaxed_model = true,
+            (_, Some(which)) => match descent {
+                None => relaxed_model = Some(which),
                 Some(_) => return Err(format!("`{name}` is never searched by a descent over horizons")),
             },
-            (r, model) => {
-                let known: Vec<&str> = r.map(|r| r.name).into_iter().chain(model).collect();
+            (r, None) => {
+                let known: Vec<&str> =
+                    r.map(|r| r.name).into_iter().chain(encoder.relaxed().iter().copied()).collect();
                 return Err(format!(
                     "the manifest names the relaxation `{name}`, the instance has {}",
                     if known.is_empty() { "none".to_string() } else { format!("`{}`", known.join("`, `")) }
@@ -390,10 +392,9 @@ fn expected_cnf(
     }
     let (_, encoder) =
         encode::encoder_for(relaxed.as_ref().unwrap_or(instance)).map_err(|e| e.to_string())?;
-    let encoding = if relaxed_model {
-        encoder.relaxed_model(t).ok_or("the encoder built no relaxed model")?
-    } else {
-        encoder.encode(descent.unwrap_or(t))
+    let encoding = match relaxed_model {
+        Some(which) => encoder.relaxed_model(t, which).ok_or("the encoder built no relaxed model")?,
+        None => encoder.encode(descent.unwrap_or(t)),
     };
     let mut enc = CnfModel::encode(&encoding.model).map_err(|e| e.to_string())?;
     let makespan = match descent {

@@ -163,33 +163,45 @@
 //! product's optimum is the broadcast's (README, "Fat-tree exact optima"). For prefix the sweeps
 //! only bound the optimum from above.
 //!
-//! ## Knowledge relaxation (product and prefix, pipelined and in rounds; ours)
+//! ## Knowledge relaxations (product and prefix, pipelined and in rounds; ours)
 //!
-//! Read ⋆ as commutative and idempotent (a set union): a message then carries everything its
+//! Read ⋆ as commutative and idempotent (a set union): a message then carries values its
 //! sender knows, and P_v's goal is to know every a_i of its goal range. Every schedule maps to
 //! it with its own messages: a payload [lo, hi] that chains from ranges the sender holds names
 //! only values that have reached the sender, and holding ranges that chain into the goal means
 //! knowing each of its a_i. So this model's infeasibility at T is the instance's
 //! ([`Encoder::relaxed_model`]). It keeps the model's messages and rules but drops the O(N²)
-//! ranges per message:
+//! range variables per message:
 //!
 //! - `x_{a}_{b}_t{s}` ∈ {0,1}: a sends to b in step s, for s + 2h(a, b) − 1 ≤ T;
 //! - `k_v{v}_i{i}_t{τ}` ∈ {0,1} for i ≠ v: v knows a_i at the end of step τ, only for
 //!   τ ≥ 2h(i, v) (a copy from P_i leaves in step 1 at the earliest); P_v knows a_v throughout;
-//! - `c_{a}_{b}_i{i}_t{s}` ∈ {0,1}: the message carries a_i, with `sent` c ≤ x and `known`
-//!   c ≤ k(a, i, s − 1);
+//! - `c_{a}_{b}_i{i}_t{s}` ∈ {0,1} for i ≠ b: the message carries a_i, with `sent` c ≤ x and
+//!   `known` c ≤ k(a, i, s − 1);
 //! - `learn`: k(b, i, τ) − k(b, i, τ − 1) ≤ Σ of the c bringing a_i to b at the end of step τ;
 //!   `keep`: k(b, i, τ − 1) ≤ k(b, i, τ); `goal`: k(v, i, T) = 1 for every a_i of v's goal;
 //! - the processor, capacity and round rules as in the model above.
 //!
-//! It has O(N³·T) variables as the product model does, but no range index: 5.3k variables at
-//! N = 16, T = 12 under log n + 1 (with the cuts above; 8.1k without). It is strictly weaker
-//! than the prefix model (under w = n on fat-tree:16 it is feasible at 12, where the prefix
-//! model is not) and stronger than the broadcast: on fat-tree:16 under log n + 1 it is
-//! infeasible at 12 (CaDiCaL, 7.6 s with the cuts, 20–50 s without), so the prefix takes
-//! at least 13 there, and on fat-tree:8 it meets the prefix optimum under every capacity
-//! measured (README, "Fat-tree exact optima"). z3 decides it on fat-tree:8 in under 4 s
-//! pipelined, but left it undecided on fat-tree:16 after 600 s.
+//! **Range payloads**, the second relaxed model ([`KNOWLEDGE`]), keep one more fact of every
+//! schedule: a payload is an index range, so the values a message carries are one run in
+//! index order once b's own index is skipped (a payload may span a_b, which b needs from
+//! nobody). `range`: `q_{a}_{b}_i{i}_t{s}` ∈ {0,1}, "the run has ended", from the first value
+//! the message may carry to the last; `gap` q_i ≥ c_j − c_i (j the index before i, b skipped),
+//! `ended` q_i ≥ q_j, `after` c_i + q_i ≤ 1: binary and ternary clauses that propagate along the
+//! payload. A value the cuts below forbid is a gap no run crosses, and rightly so: a range
+//! holding it is late, or has no way back, as a whole, and its message is deleted.
+//!
+//! Both have O(N³·T) variables as the product model does, but no range index: at N = 16 and
+//! T = 12 (with the cuts above) 5.3k and 7.1k, where the prefix model has 22k under
+//! log n + 1. Both are weaker than the prefix model and stronger than the broadcast. Under
+//! log n + 1 on fat-tree:16 the first is infeasible at 12 (CaDiCaL, 7.6 s), so the prefix
+//! takes at least 13 there; under w = n it is feasible at 12, where the prefix model is not,
+//! and the second is not (CaDiCaL about 30 s, z3 about 45 s), so the prefix optimum there, 13,
+//! is certified at default settings (`range_payloads_refute_the_broadcast_optimum_under_w_n`).
+//! The search walks the first where it is infeasible, which costs less (under log n + 1 at 12
+//! the second takes CaDiCaL three times as long and a proof three times as large), and the
+//! second where the first is feasible. On fat-tree:8 the first meets the prefix optimum under
+//! every capacity measured (README, "Fat-tree exact optima").
 
 use super::time_expanded::{Held, Window, span};
 use super::{Encoder, EncoderEntry, Encoding, Event, Relaxation, Shape};
@@ -642,8 +654,12 @@ impl Encoder for FatTreeBroadcast {
     }
 }
 
-/// How certificates name the knowledge relaxation (module documentation).
-pub const KNOWLEDGE: &str = "its knowledge relaxation (a commutative, idempotent ⋆)";
+/// How certificates name the knowledge relaxations, sets then ranges (module documentation):
+/// [`Encoder::relaxed`].
+pub const KNOWLEDGE: [&str; 2] = [
+    "its knowledge relaxation (a commutative, idempotent ⋆)",
+    "its knowledge relaxation with range payloads (a commutative, idempotent ⋆)",
+];
 
 /// An index range `[lo, hi]`: the product a_lo ⋆ … ⋆ a_hi.
 type Range = (usize, usize);
@@ -864,16 +880,17 @@ impl Encoder for FatTreeCombine {
         let shape = Shape::ReversedBroadcast { processors: self.tree.n, prefix: self.prefix() };
         Some(Encoding { shape, horizon, ..encoding })
     }
-    fn relaxed(&self) -> Option<&'static str> {
-        Some(KNOWLEDGE)
+    fn relaxed(&self) -> &'static [&'static str] {
+        &KNOWLEDGE
     }
 
-    fn relaxed_variables(&self, horizon: u64) -> usize {
-        self.knowledge_variables(horizon)
+    /// `which`: 0 with payloads of any known values, 1 with range payloads.
+    fn relaxed_variables(&self, horizon: u64, which: usize) -> usize {
+        self.knowledge_variables(horizon, which == 1)
     }
 
-    fn relaxed_model(&self, horizon: u64) -> Option<Encoding> {
-        Some(self.knowledge(horizon))
+    fn relaxed_model(&self, horizon: u64, which: usize) -> Option<Encoding> {
+        Some(self.knowledge(horizon, which == 1))
     }
 }
 
@@ -904,7 +921,7 @@ impl FatTreeCombine {
     }
 
     /// The variables of [`FatTreeCombine::knowledge`] at `horizon`, counted without building it.
-    fn knowledge_variables(&self, horizon: u64) -> usize {
+    fn knowledge_variables(&self, horizon: u64, ranges: bool) -> usize {
         let n = self.tree.n;
         let knows: usize = (0..n)
             .flat_map(|v| (0..n).filter(move |&i| i != v).map(move |i| (v, i)))
@@ -913,15 +930,26 @@ impl FatTreeCombine {
             .sum();
         let carried: usize = self
             .knowledge_sends(horizon)
-            .map(|(a, b, s)| (0..n).filter(|&i| self.carries(a, b, i, s, horizon)).count() + 1)
+            .map(|(a, b, s)| {
+                let carries: Vec<bool> =
+                    (0..n).filter(|&i| i != b).map(|i| self.carries(a, b, i, s, horizon)).collect();
+                // c per value, with range payloads q from the first value carried to the last,
+                // and x.
+                let ends = match (carries.iter().position(|&c| c), carries.iter().rposition(|&c| c)) {
+                    (Some(first), Some(last)) if ranges => last - first,
+                    _ => 0,
+                };
+                carries.iter().filter(|&&c| c).count() + ends + 1
+            })
             .sum();
         let rounds = if self.tree.rounds { self.tree.round_starts(horizon).count() } else { 0 };
         knows + carried + rounds
     }
 
-    /// The knowledge relaxation at `horizon` (module documentation, "Knowledge relaxation"):
-    /// its events are the messages, each with its sender's own index as a placeholder payload.
-    fn knowledge(&self, horizon: u64) -> Encoding {
+    /// The knowledge relaxation at `horizon` (module documentation, "Knowledge relaxations"),
+    /// with range payloads or payloads of any known values: its events are the messages, each
+    /// with its sender's own index as a placeholder payload.
+    fn knowledge(&self, horizon: u64, ranges: bool) -> Encoding {
         let tree = &self.tree;
         let n = tree.n;
         let mut model =
@@ -947,8 +975,15 @@ impl FatTreeCombine {
         for (a, b, s) in self.knowledge_sends(horizon) {
             let x = model.bool_var(format!("x_{a}_{b}_t{s}"));
             let arrival = traffic.add(x, a, b, s, [a, a]);
-            for i in (0..n).filter(|&i| self.carries(a, b, i, s, horizon)) {
+            // The payload's values in index order without b's own: c, or None where it is 0.
+            let mut payload: Vec<(usize, Option<VarId>)> = Vec::with_capacity(n);
+            for i in (0..n).filter(|&i| i != b) {
+                if !self.carries(a, b, i, s, horizon) {
+                    payload.push((i, None));
+                    continue;
+                }
                 let c = model.bool_var(format!("c_{a}_{b}_i{i}_t{s}"));
+                payload.push((i, Some(c)));
                 for (side, lin) in
                     [("sent", Linear::sum(&[x])), ("known", knows[a][i][s as usize - 1].clone())]
                 {
@@ -957,6 +992,9 @@ impl FatTreeCombine {
                     model.constrain(format!("{side}_{a}_{b}_i{i}_t{s}"), &row, Sense::Le, 0);
                 }
                 learnt.entry((b, i, arrival)).or_default().push(c);
+            }
+            if ranges {
+                Self::constrain_range(&mut model, &payload, (a, b, s));
             }
         }
         for (v, row) in knows.iter().enumerate() {
@@ -988,6 +1026,42 @@ impl FatTreeCombine {
             traffic.constrain_rounds(&mut model, tree, horizon);
         }
         traffic.into_encoding(model, horizon)
+    }
+
+    /// `range`: the values that a's message to b in step s carries form one run of `payload`
+    /// (index order without b's own; None where a value cannot be carried). `q` = "the run has
+    /// ended": it follows a carried value that is not followed by one (`gap`), stays set
+    /// (`ended`), and nothing is carried where it is set (`after`): binary and ternary clauses
+    /// that propagate along the payload (module documentation, "Knowledge relaxations").
+    fn constrain_range(
+        model: &mut Model,
+        payload: &[(usize, Option<VarId>)],
+        (a, b, s): (usize, usize, u64),
+    ) {
+        let Some(first) = payload.iter().position(|(_, c)| c.is_some()) else { return };
+        let last = payload.iter().rposition(|(_, c)| c.is_some()).unwrap_or(first);
+        let mut ended: Option<VarId> = None;
+        for j in first + 1..=last {
+            let (i, c) = payload[j];
+            let q = model.bool_var(format!("q_{a}_{b}_i{i}_t{s}"));
+            if let Some(before) = ended {
+                let mut row = Linear::sum(&[before]);
+                row.add(-1, q);
+                model.constrain(format!("ended_{a}_{b}_i{i}_t{s}"), &row, Sense::Le, 0);
+            }
+            if let Some(before) = payload[j - 1].1 {
+                let mut row = Linear::sum(&[before]);
+                if let Some(c) = c {
+                    row.add(-1, c);
+                }
+                row.add(-1, q);
+                model.constrain(format!("gap_{a}_{b}_i{i}_t{s}"), &row, Sense::Le, 0);
+            }
+            if let Some(c) = c {
+                model.constrain(format!("after_{a}_{b}_i{i}_t{s}"), &Linear::sum(&[c, q]), Sense::Le, 1);
+            }
+            ended = Some(q);
+        }
     }
 }
 
@@ -1070,8 +1144,9 @@ mod tests {
     /// The knowledge relaxation is one (module documentation): every schedule the registered
     /// algorithms give for product and prefix on fat-tree:4, 8 and 16, under four capacities,
     /// pipelined and in rounds, once checked, is a solution of the relaxed model at its length
-    /// once what the cuts delete is deleted ("No way back", "Late receipts"), with each
-    /// processor knowing everything its senders knew (`k`), `c` = x ∧ k, and in rounds a round
+    /// once what the cuts delete is deleted ("No way back", "Late receipts"), with `c` = 1 for
+    /// the values of each payload but the receiver's own, `q` = 1 past its end, each
+    /// processor knowing what it received (`k`), and in rounds a round
     /// of the tallest height at each submission step. Read off the schedule by name, so no
     /// solver is involved.
     #[test]
@@ -1084,7 +1159,8 @@ mod tests {
                     [("product", false), ("prefix", false), ("product", true), ("prefix", true)]
                 {
                     let inst = fat_tree(problem, n, capacity, rounds);
-                    for method in crate::heuristics::for_instance(&inst) {
+                    let methods = crate::heuristics::for_instance(&inst);
+                    for (method, ranges) in methods.iter().flat_map(|m| [(m, false), (m, true)]) {
                         let schedule = method.produce(&inst).unwrap();
                         let checked = accept(&inst, schedule, Producer::Algorithm(method.name)).unwrap();
                         let length = checked.length();
@@ -1092,8 +1168,8 @@ mod tests {
                             unreachable!()
                         };
                         let encoder = FatTreeCombine::new(&inst);
-                        let model = encoder.knowledge(length).model;
-                        assert_eq!(encoder.knowledge_variables(length), model.variables.len());
+                        let model = encoder.knowledge(length, ranges).model;
+                        assert_eq!(encoder.knowledge_variables(length, ranges), model.variables.len());
                         let at = |name: String| model.variables.iter().position(|v| v.name == name);
                         let mut values = vec![0; model.variables.len()];
                         // knows[v][i] from the step v first knows a_i on.
@@ -1103,18 +1179,29 @@ mod tests {
                         by_arrival.sort_by_key(|m| m.step as u64 + Tree::flight(m.from, m.to));
                         for m in by_arrival {
                             let s = m.step as u64;
-                            // The cuts delete leftward messages with no way back and values
-                            // received late: the model has no variable for them.
-                            let Some(x) = at(format!("x_{}_{}_t{s}", m.from, m.to)) else { continue };
+                            let [lo, hi] = m.payload;
+                            let carried: Option<Vec<usize>> = (lo..=hi)
+                                .filter(|&i| i != m.to)
+                                .map(|i| at(format!("c_{}_{}_i{i}_t{s}", m.from, m.to)))
+                                .collect();
+                            // The cuts delete leftward messages with no way back and ranges
+                            // received late: the model has no variable for them, or for a value
+                            // of theirs, and nothing sent on uses them.
+                            let (Some(x), Some(carried)) =
+                                (at(format!("x_{}_{}_t{s}", m.from, m.to)), carried)
+                            else {
+                                continue;
+                            };
                             values[x] = 1;
                             let arrival = s + Tree::flight(m.from, m.to);
-                            for i in (0..n).filter(|&i| i != m.to) {
-                                if first[m.from][i] >= s {
-                                    continue;
-                                }
-                                if let Some(c) = at(format!("c_{}_{}_i{i}_t{s}", m.from, m.to)) {
-                                    values[c] = 1;
-                                    first[m.to][i] = first[m.to][i].min(arrival);
+                            for (i, c) in (lo..=hi).filter(|&i| i != m.to).zip(carried) {
+                                values[c] = 1;
+                                first[m.to][i] = first[m.to][i].min(arrival);
+                            }
+                            // The run has ended past hi.
+                            for i in hi + 1..n {
+                                if let Some(q) = at(format!("q_{}_{}_i{i}_t{s}", m.from, m.to)) {
+                                    values[q] = 1;
                                 }
                             }
                         }
@@ -1163,9 +1250,14 @@ mod tests {
     /// Whether the default backend finds `model` feasible, asked with `aim` and no time limit.
     #[cfg(any(feature = "smt", feature = "sat"))]
     fn feasible(model: &Model, aim: crate::exact::backend::Aim) -> bool {
+        feasible_by(crate::exact::default_backend(), model, aim)
+    }
+
+    /// Whether `model` has a solution, decided by `backend` without a time limit.
+    #[cfg(any(feature = "smt", feature = "sat"))]
+    fn feasible_by(backend: BackendKind, model: &Model, aim: crate::exact::backend::Aim) -> bool {
         use crate::exact::backend::{BackendAnswer, Limits};
-        let backend = crate::exact::default_backend().backend().unwrap();
-        match backend.solve(model, &Limits { time: None, aim }).unwrap() {
+        match backend.backend().unwrap().solve(model, &Limits { time: None, aim }).unwrap() {
             BackendAnswer::Feasible(_) => true,
             BackendAnswer::Infeasible => false,
             BackendAnswer::Unknown(u) => panic!("undecided: {u:?}"),
@@ -1231,7 +1323,7 @@ mod tests {
                 let answer = witness(with);
                 assert_eq!(answer, witness(without), "{case}");
                 if answer {
-                    assert!(witness(cut.knowledge(t)), "relaxed, {case}");
+                    assert!(witness(cut.knowledge(t, true)), "relaxed, {case}");
                     break;
                 }
                 t += 1;
@@ -1241,9 +1333,24 @@ mod tests {
         for capacity in ["log+1", "pow:1"] {
             let cut = FatTreeCombine::new(&fat_tree("prefix", 8, capacity, false));
             assert!(cut.no_way_back(9));
-            assert!(!feasible(&cut.knowledge(8).model, Aim::Refutation), "{capacity}");
-            assert!(witness(cut.knowledge(9)), "{capacity}");
+            assert!(!feasible(&cut.knowledge(8, false).model, Aim::Refutation), "{capacity}");
+            assert!(witness(cut.knowledge(9, true)), "{capacity}");
         }
+    }
+
+    /// Range payloads are what refute the broadcast's optimum under w = n (module
+    /// documentation, "Knowledge relaxations"): for prefix on fat-tree:16 at T = 12, the
+    /// relaxation whose payloads are any known values is feasible, the one with range payloads
+    /// is not. So the prefix there takes 13 steps, what `prefix-fenwick-pieces` takes.
+    #[cfg(any(feature = "smt", feature = "sat"))]
+    #[test]
+    fn range_payloads_refute_the_broadcast_optimum_under_w_n() {
+        let inst = fat_tree("prefix", 16, "pow:1", false);
+        // The encoder's first backend in this build (CaDiCaL, else z3): ILP would take hours.
+        let backend = crate::exact::BackendChoice::Measured.resolve(&inst);
+        let encoder = FatTreeCombine::new(&inst);
+        assert!(feasible_by(backend, &encoder.knowledge(12, false).model, Aim::Refutation));
+        assert!(!feasible_by(backend, &encoder.knowledge(12, true).model, Aim::Refutation));
     }
 
     /// The product's restricted model (module documentation, "Product by reversal") on

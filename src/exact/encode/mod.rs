@@ -209,25 +209,27 @@ pub trait Encoder {
         self.variables(horizon)
     }
 
-    /// The relaxed model of [`Encoder::relaxed_model`] in words, as certificates name it;
-    /// `None` (the default) when the encoder has none.
-    fn relaxed(&self) -> Option<&'static str> {
-        None
+    /// The relaxed models of [`Encoder::relaxed_model`] in words, as certificates name them,
+    /// cheapest first; each solution of a later one solves the earlier ones. Empty (the
+    /// default) when the encoder has none.
+    fn relaxed(&self) -> &'static [&'static str] {
+        &[]
     }
 
-    /// The variables of [`Encoder::relaxed_model`] at `horizon`.
-    fn relaxed_variables(&self, horizon: u64) -> usize {
-        let _ = horizon;
+    /// The variables of relaxed model `which` ([`Encoder::relaxed_model`]) at `horizon`.
+    fn relaxed_variables(&self, horizon: u64, which: usize) -> usize {
+        let _ = (horizon, which);
         0
     }
 
-    /// A model of the instance itself, weaker than [`Encoder::encode`]: every schedule of
-    /// length ≤ `horizon` gives one of its solutions, so its infeasibility at T is the
-    /// instance's, but its solutions are never decoded (its events need not form a schedule).
-    /// It is horizon-monotone, so the search walks it up from the lower bound (module
-    /// [`crate::exact`], "Relaxed model"). `None` (the default) without one.
-    fn relaxed_model(&self, horizon: u64) -> Option<Encoding> {
-        let _ = horizon;
+    /// Relaxed model `which` of [`Encoder::relaxed`]: a model of the instance itself, weaker
+    /// than [`Encoder::encode`]: every schedule of length ≤ `horizon` gives one of its
+    /// solutions, so its infeasibility at T is the instance's, but its solutions are never
+    /// decoded (its events need not form a schedule). It is horizon-monotone, so the search
+    /// walks the relaxed models up from the lower bound (module [`crate::exact`], "Relaxed
+    /// model"). `None` (the default) without one.
+    fn relaxed_model(&self, horizon: u64, which: usize) -> Option<Encoding> {
+        let _ = (horizon, which);
         None
     }
 
