@@ -55,12 +55,13 @@
 //! (a model feasible at T stays feasible above). Each horizon at which one is infeasible raises
 //! L past it and becomes the certificate's infeasibility, named after that model (`T-1 = 12
 //! for its knowledge relaxation ...`; with the SAT backend its CNF and checked proof are the
-//! relaxed model's, and `verify` re-encodes that model). The walk stops when every model is
-//! feasible at a horizon or one is undecided: a solution of a relaxed model is no schedule. When the instance's own model is over the size guard at L, the restricted
-//! model's witnesses are bisected first (they need little time) and the walk gets what is
-//! left; a raised L is then reported as bounds, never as an error (prefix on fat-tree:16 under
-//! w = 1: [17, 24]). They come first too when the own model fits at L but not one step below
-//! the incumbent.
+//! relaxed model's, and `verify` re-encodes that model). A model not found infeasible hands
+//! over to the next, a timeout ends the walk, and so does the last model found feasible: a
+//! solution of a relaxed model is no schedule. When the instance's own model is over the size
+//! guard at L, the restricted model's witnesses are bisected first (they need little time)
+//! and the walk gets what is left; a raised L is then reported as bounds, never as an error
+//! (prefix on fat-tree:16 under w = 1: [17, 24]). They come first too when the own model fits
+//! at L but not one step below the incumbent.
 //!
 //! **Proofs (SAT backend).** Every probe of the SAT backend traces its LRAT proof into a
 //! temporary directory; the trace of the last infeasible probe is kept, and checked only if
@@ -955,10 +956,11 @@ impl<'a> Search<'a> {
     }
 
     /// The relaxed models walked up from `lo` ("Relaxed model" in the module documentation):
-    /// at each horizon the cheapest model not yet found feasible is asked first and the next
-    /// one where it is feasible (a model feasible at T is feasible above it); each infeasible
-    /// horizon raises `lo` past it and becomes the infeasibility on record, until every model
-    /// is feasible, one is undecided, or `lo` meets the incumbent. Whether it raised `lo`.
+    /// at each horizon the cheapest model not yet found feasible (or over the size guard) is
+    /// asked first, and the next where it is not found infeasible: a model feasible at T is
+    /// feasible above it, and larger there. Each infeasible horizon raises `lo` past it and
+    /// becomes the infeasibility on record, until no model is left, time runs out, or `lo`
+    /// meets the incumbent. Whether it raised `lo`.
     fn walk_relaxed(
         &self,
         lo: &mut u64,

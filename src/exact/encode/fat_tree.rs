@@ -196,7 +196,7 @@
 //! log n + 1. Both are weaker than the prefix model and stronger than the broadcast. Under
 //! log n + 1 on fat-tree:16 the first is infeasible at 12 (CaDiCaL, 7.6 s), so the prefix
 //! takes at least 13 there; under w = n it is feasible at 12, where the prefix model is not,
-//! and the second is not (CaDiCaL about 30 s, z3 about 45 s), so the prefix optimum there, 13,
+//! and the second is not (`solve`: CaDiCaL 26 s, z3 32 s), so the prefix optimum there, 13,
 //! is certified at default settings (`range_payloads_refute_the_broadcast_optimum_under_w_n`).
 //! The search walks the first where it is infeasible, which costs less (under log n + 1 at 12
 //! the second takes CaDiCaL three times as long and a proof three times as large), and the
