@@ -661,6 +661,9 @@ pub const KNOWLEDGE: [&str; 2] = [
     "its knowledge relaxation with range payloads (a commutative, idempotent ⋆)",
 ];
 
+/// The index of the range-payload model in [`KNOWLEDGE`].
+const RANGE_PAYLOADS: usize = 1;
+
 /// An index range `[lo, hi]`: the product a_lo ⋆ … ⋆ a_hi.
 type Range = (usize, usize);
 
@@ -884,13 +887,12 @@ impl Encoder for FatTreeCombine {
         &KNOWLEDGE
     }
 
-    /// `which`: 0 with payloads of any known values, 1 with range payloads.
     fn relaxed_variables(&self, horizon: u64, which: usize) -> usize {
-        self.knowledge_variables(horizon, which == 1)
+        self.knowledge_variables(horizon, which == RANGE_PAYLOADS)
     }
 
     fn relaxed_model(&self, horizon: u64, which: usize) -> Option<Encoding> {
-        Some(self.knowledge(horizon, which == 1))
+        Some(self.knowledge(horizon, which == RANGE_PAYLOADS))
     }
 }
 
@@ -978,12 +980,10 @@ impl FatTreeCombine {
             // The payload's values in index order without b's own: c, or None where it is 0.
             let mut payload: Vec<(usize, Option<VarId>)> = Vec::with_capacity(n);
             for i in (0..n).filter(|&i| i != b) {
-                if !self.carries(a, b, i, s, horizon) {
-                    payload.push((i, None));
-                    continue;
-                }
-                let c = model.bool_var(format!("c_{a}_{b}_i{i}_t{s}"));
-                payload.push((i, Some(c)));
+                let c =
+                    self.carries(a, b, i, s, horizon).then(|| model.bool_var(format!("c_{a}_{b}_i{i}_t{s}")));
+                payload.push((i, c));
+                let Some(c) = c else { continue };
                 for (side, lin) in
                     [("sent", Linear::sum(&[x])), ("known", knows[a][i][s as usize - 1].clone())]
                 {
@@ -1180,9 +1180,9 @@ mod tests {
                         for m in by_arrival {
                             let s = m.step as u64;
                             let [lo, hi] = m.payload;
-                            let carried: Option<Vec<usize>> = (lo..=hi)
+                            let carried: Option<Vec<(usize, usize)>> = (lo..=hi)
                                 .filter(|&i| i != m.to)
-                                .map(|i| at(format!("c_{}_{}_i{i}_t{s}", m.from, m.to)))
+                                .map(|i| at(format!("c_{}_{}_i{i}_t{s}", m.from, m.to)).map(|c| (i, c)))
                                 .collect();
                             // The cuts delete leftward messages with no way back and ranges
                             // received late: the model has no variable for them, or for a value
@@ -1194,7 +1194,7 @@ mod tests {
                             };
                             values[x] = 1;
                             let arrival = s + Tree::flight(m.from, m.to);
-                            for (i, c) in (lo..=hi).filter(|&i| i != m.to).zip(carried) {
+                            for (i, c) in carried {
                                 values[c] = 1;
                                 first[m.to][i] = first[m.to][i].min(arrival);
                             }
