@@ -631,8 +631,10 @@ impl<'a> Search<'a> {
     /// The SAT backend's descent from horizon `horizon` (module documentation, "Search"), on
     /// an abandonable thread like a probe: every model it finds is decoded there and checked
     /// here. Updates `best`, and `lo` with `infeasible` when CaDiCaL ends unsatisfiable. `None`
-    /// when the encoder is not horizon-monotone (nothing was decided), else `Some(stop)` with
-    /// the reason it stopped early, if it did.
+    /// when the encoder is not horizon-monotone or the model is over the size guard (nothing
+    /// was decided: the probes take over, and at the guard the restricted witnesses and the
+    /// relaxed models get their turn), else `Some(stop)` with the reason it stopped early, if
+    /// it did.
     #[cfg(feature = "sat")]
     fn descend(
         &self,
@@ -647,9 +649,8 @@ impl<'a> Search<'a> {
             End(Result<Descent>),
             NotMonotone,
         }
-        let variables = self.encoder.variables(horizon);
-        if variables > self.max_variables {
-            return Ok(Some(Some(StopReason::SizeGuard { variables, limit: self.max_variables })));
+        if self.encoder.variables(horizon) > self.max_variables {
+            return Ok(None);
         }
         let time = match self.time_left() {
             Ok(t) => t,
