@@ -82,6 +82,11 @@
 //!   round cross its down-channel in one step per LCA height, at most w(2^h) in each, and
 //!   each processor receives at most one message per round. Theorem 3's own constant is not
 //!   claimed for product and prefix ("details in the full paper").
+//!   Where no channel binds ([`channels_never_bind`]: w(2^h) ≥ 2^h below the root, as under
+//!   w = n) a reversed round is a round again once its messages all leave in the mirrored
+//!   round's first step: the processor rule is symmetric and the capacity rule says nothing. So
+//!   the broadcast's round-model optimum ([`rounds_optimum`]) bounds product and prefix in
+//!   rounds there (ours).
 
 use super::Bound;
 use crate::spec::{Capacity, Instance, Model, Problem};
@@ -469,6 +474,13 @@ pub fn rounds_optimum(processors: u64, capacity: &Capacity) -> Option<u64> {
     Some(value)
 }
 
+/// Whether no channel of fat-tree:`processors` can bind: w(2^h) ≥ 2^h at every height h below
+/// the root. The messages crossing a channel above 2^h processors in one step leave, or reach,
+/// distinct processors below it, pipelined and in rounds, so at most 2^h of them cross it.
+pub fn channels_never_bind(processors: u64, capacity: &Capacity) -> bool {
+    (0..processors.ilog2()).all(|h| capacity.w(1 << h) >= 1 << h)
+}
+
 /// The search of [`rounds_optimum`] on fat-tree:2^levels.
 fn shortest_rounds(levels: usize, limits: Option<Vec<u64>>) -> u64 {
     let mut shapes = Shapes::new(levels, limits);
@@ -574,6 +586,16 @@ pub fn bounds(instance: &Instance) -> Vec<Bound> {
                 round_model_reduction(n, capacity),
                 "2 Σ_h g(h), backwards: g(h) ≥ ⌈(log N − h) / log(1 + min(2^h, w(2^h)(log N − h)))⌉",
             ));
+            if let Some(value) = rounds_optimum(n, capacity).filter(|_| channels_never_bind(n, capacity)) {
+                out.push(Bound::new(
+                    "round-model optimum, reversed",
+                    None,
+                    value,
+                    "the broadcast's round-model optimum: no channel binds (w(2^h) ≥ 2^h), so the dependency \
+                     chains run backwards, each round's messages leaving in its mirror's first step, are a broadcast \
+                     in rounds (FT-24)",
+                ));
+            }
         }
     }
     out
@@ -627,5 +649,30 @@ mod tests {
         assert_eq!(at_32, [Some(30), Some(28), Some(26)]);
         assert_eq!(round_model_broadcast(32, &one), 30);
         assert_eq!(round_model_broadcast(32, &n), 24);
+    }
+
+    /// Product and prefix in rounds get the broadcast's round-model optimum where no channel
+    /// binds: under w = n (26 at N = 32, above their tall-rounds bound 24), and under
+    /// log n + 1 up to N = 4 (w(2) = 2), never where w(2^h) < 2^h.
+    #[test]
+    fn the_reversed_round_model_optimum_where_no_channel_binds() {
+        let (one, log, n) =
+            (Capacity::Constant { value: 1 }, Capacity::LogPlusOne, Capacity::Power { beta: 1.0 });
+        assert!(channels_never_bind(2, &one) && channels_never_bind(4, &log) && channels_never_bind(32, &n));
+        assert!(!channels_never_bind(4, &one) && !channels_never_bind(8, &log));
+        let reversed = |problem: &str, processors: u64, capacity: &str| {
+            let text = format!(
+                "problem = \"{problem}\"\nnetwork = \"fat-tree:{processors}\"\n[model]\nkind = \"fat-tree\"\ncapacity = \"{capacity}\"\nrounds = true\n"
+            );
+            let instance = crate::spec::io::parse_instance(&text, "<test>", "t").unwrap();
+            let all = bounds(&instance);
+            let tall = all.iter().find(|b| b.name == "round model tall rounds").unwrap().value;
+            (tall, all.iter().find(|b| b.name == "round-model optimum, reversed").map(|b| b.value))
+        };
+        assert_eq!(reversed("product", 32, "pow:1"), (24, Some(26)));
+        assert_eq!(reversed("prefix", 16, "pow:1"), (16, Some(20)));
+        assert_eq!(reversed("product", 4, "log+1"), (6, Some(6)));
+        assert_eq!(reversed("product", 32, "log+1").1, None);
+        assert_eq!(reversed("prefix", 8, "const:1").1, None);
     }
 }

@@ -27,22 +27,23 @@
 //! **Restricted witness first.** When the encoder offers a restricted model
 //! ([`encode::Encoder::restricted`]: gossip on a mesh or torus, restricted to schedules that
 //! send every token along shortest paths and that its rotations, if any, map to themselves;
-//! the pipelined product, restricted to broadcasts that run backwards with index ranges) and
-//! the incumbent is above L, that model is asked for a witness at L first, with half of the
-//! time left. A witness there is an optimum certified by the bound; an infeasible or undecided
-//! answer is no evidence and the search goes on as above (`--no-symmetry` skips it). Mesh 6×6
-//! under H\* is settled this way at GOS-1's 21 in seconds.
+//! product, pipelined or in rounds where no channel binds, restricted to broadcasts that run
+//! backwards with index ranges) and the incumbent is above L, that model is asked for a
+//! witness at L first, with half of the time left. A witness there is an optimum certified by
+//! the bound; an infeasible or undecided answer is no evidence and the search goes on as above
+//! (`--no-symmetry` skips it). Mesh 6×6 under H\* is settled this way at GOS-1's 21 in seconds.
 //! When the search then stops at the size guard, the restricted model is bisected between L + 1
 //! and the best length for a shorter witness: a better upper bound, never a certificate
 //! (prefix on fat-tree:16 and :32, whose own model is too large: the sweeps of a reversible
 //! broadcast).
 //!
 //! **Relaxation first.** When the encoder knows a relaxation ([`encode::Encoder::relaxation`]:
-//! the pipelined product and prefix reverse into a broadcast) and the incumbent is above L, the
-//! relaxed instance is searched first, by the same backend within the same time budget. If it
-//! is certified by infeasibility at T′ − 1, so is the instance: L = T′ and the certificate
-//! names the relaxation (`infeasible-at-T-1 (T-1 = 11 for the broadcast it reverses into
-//! (FT-24), ...)`); with the SAT backend its CNF and checked proof are the relaxation's. Then a
+//! product and prefix reverse into a broadcast, pipelined, and in rounds where no channel
+//! binds) and the incumbent is above L, the relaxed instance is searched first, by the same
+//! backend within the same time budget. If it is certified by infeasibility at T′ − 1, so is
+//! the instance: L = T′ and the certificate names the relaxation (`infeasible-at-T-1 (T-1 = 11
+//! for the broadcast it reverses into (FT-24), ...)`); with the SAT backend its CNF and checked
+//! proof are the relaxation's. Then a
 //! restricted model that matches it (the product's reversible broadcasts) settles the
 //! instance at once. Once the relaxation is settled, a first model over the size guard gives
 //! bounds instead of an error.

@@ -96,33 +96,44 @@ pub fn responsibilities(messages: &[Timed], n: usize) -> Result<Vec<Option<[usiz
     Ok(range)
 }
 
-/// A pipelined broadcast from P_0 on `fat-tree:n` run backwards as a product: a message
-/// submitted in step s with LCA height h and received at the end of step a = s + 2h − 1 becomes
-/// its reverse, submitted in step L + 1 − a and received at the end of step L + 1 − s, where L is
-/// the last receipt; it carries its responsibility. Duplicates are dropped. Only the pipelined
-/// model keeps its rules under this map (a reversed round is not a round).
-pub fn reverse_broadcast(sends: &[FatTreeSend], n: usize) -> Result<Vec<FatTreeSend>, String> {
-    sweeps(sends, n, false)
+/// A broadcast from P_0 on `fat-tree:n` run backwards as a product: a message submitted in
+/// step s with LCA height h and received at the end of step a = s + 2h − 1 becomes its reverse,
+/// submitted in step L + 1 − a and received at the end of step L + 1 − s, where L is the last
+/// receipt; it carries its responsibility. Duplicates are dropped. That map keeps the pipelined
+/// model's rules. With `rounds`, a is the end of the message's round instead, so the reversed
+/// round's messages all leave in its first step: a round again, of the same height, whose
+/// channel loads are the rules' business only where channels bind (a message entering a
+/// block crossed its down-channel in a step set by its LCA height; backwards, they all cross
+/// its up-channel in one step). The checker decides.
+pub fn reverse_broadcast(sends: &[FatTreeSend], n: usize, rounds: bool) -> Result<Vec<FatTreeSend>, String> {
+    sweeps(sends, n, false, rounds)
 }
 
-/// A prefix from a pipelined broadcast from P_0 on `fat-tree:n`: [`reverse_broadcast`] (the
-/// up-sweep), then the broadcast forwards again from step L + 1, each message whose
-/// responsibility is [lo, hi] carrying [0, lo − 1] (the down-sweep). Its sender holds that
-/// chain: the prefix before its own range (its own down-sweep receipt, or a_0 at P_0) and the
-/// ranges below lo that the up-sweep brought it. P_i then forms [0, i]; the length is 2L.
-pub fn prefix_sweeps(sends: &[FatTreeSend], n: usize) -> Result<Vec<FatTreeSend>, String> {
-    sweeps(sends, n, true)
+/// A prefix from a broadcast from P_0 on `fat-tree:n`: [`reverse_broadcast`] (the up-sweep),
+/// then the broadcast forwards again from step L + 1, each message whose responsibility is
+/// [lo, hi] carrying [0, lo − 1] (the down-sweep). Its sender holds that chain: the prefix
+/// before its own range (its own down-sweep receipt, or a_0 at P_0) and the ranges below lo
+/// that the up-sweep brought it. P_i then forms [0, i]; the length is 2L.
+pub fn prefix_sweeps(sends: &[FatTreeSend], n: usize, rounds: bool) -> Result<Vec<FatTreeSend>, String> {
+    sweeps(sends, n, true, rounds)
 }
 
-fn sweeps(sends: &[FatTreeSend], n: usize, down: bool) -> Result<Vec<FatTreeSend>, String> {
+fn sweeps(sends: &[FatTreeSend], n: usize, down: bool, rounds: bool) -> Result<Vec<FatTreeSend>, String> {
     let timed: Vec<Timed> =
         sends.iter().map(|s| Timed { sent: s.step, arrived: s.arrival(), from: s.from, to: s.to }).collect();
     let ranges = responsibilities(&timed, n)?;
     let last = timed.iter().map(|t| t.arrived).max().unwrap_or(0);
+    // In rounds, every message sent in a step ends with the round that step starts.
+    let mut round_end: std::collections::HashMap<i64, i64> = std::collections::HashMap::new();
+    for t in &timed {
+        let end = round_end.entry(t.sent).or_insert(t.arrived);
+        *end = (*end).max(t.arrived);
+    }
+    let end = |t: &Timed| if rounds { round_end[&t.sent] } else { t.arrived };
     let mut out = Vec::with_capacity(2 * sends.len());
     for (t, range) in timed.iter().zip(ranges) {
         let Some([lo, hi]) = range else { continue };
-        out.push(FatTreeSend { step: last + 1 - t.arrived, from: t.to, to: t.from, payload: [lo, hi] });
+        out.push(FatTreeSend { step: last + 1 - end(t), from: t.to, to: t.from, payload: [lo, hi] });
         if down {
             out.push(FatTreeSend { step: last + t.sent, from: t.from, to: t.to, payload: [0, lo - 1] });
         }
@@ -154,7 +165,7 @@ mod tests {
     #[test]
     fn a_recursive_halving_broadcast_reverses_into_a_product() {
         assert_eq!(
-            reverse_broadcast(&halving(), 4).unwrap(),
+            reverse_broadcast(&halving(), 4, false).unwrap(),
             vec![carrying(1, 1, 0, [1, 1]), carrying(1, 3, 2, [3, 3]), carrying(3, 2, 0, [2, 3])]
         );
     }
@@ -166,7 +177,7 @@ mod tests {
     fn the_sweeps_of_a_broadcast_are_a_prefix() {
         let sent = carrying;
         assert_eq!(
-            prefix_sweeps(&halving(), 4).unwrap(),
+            prefix_sweeps(&halving(), 4, false).unwrap(),
             vec![
                 sent(1, 1, 0, [1, 1]),
                 sent(1, 3, 2, [3, 3]),
@@ -178,13 +189,53 @@ mod tests {
         );
     }
 
+    /// A broadcast in rounds on fat-tree:8 whose second round mixes heights: P_0 → P_4 (steps
+    /// 1–6); P_0 → P_2 and P_4 → P_5 (steps 7–10, the second received at the end of step 8);
+    /// P_0 → P_1, P_2 → P_3, P_4 → P_7, P_5 → P_6 (steps 11–14). Backwards in rounds every
+    /// message of a round leaves in its mirror's first step (P_5 → P_4 in step 5 with P_2 → P_0,
+    /// not in step 7 as the pipelined map puts it), and the checker accepts the product in
+    /// rounds under w = n with the broadcast's length.
+    #[test]
+    fn a_broadcast_in_rounds_reverses_round_by_round() {
+        let forward = [
+            send(1, 0, 4),
+            send(7, 0, 2),
+            send(7, 4, 5),
+            send(11, 0, 1),
+            send(11, 2, 3),
+            send(11, 4, 7),
+            send(11, 5, 6),
+        ];
+        let sent = carrying;
+        let rounds = reverse_broadcast(&forward, 8, true).unwrap();
+        assert_eq!(
+            rounds,
+            vec![
+                sent(1, 1, 0, [1, 1]),
+                sent(1, 3, 2, [3, 3]),
+                sent(1, 6, 5, [6, 6]),
+                sent(1, 7, 4, [7, 7]),
+                sent(5, 2, 0, [2, 3]),
+                sent(5, 5, 4, [5, 6]),
+                sent(9, 4, 0, [4, 7]),
+            ]
+        );
+        let pipelined = reverse_broadcast(&forward, 8, false).unwrap();
+        assert!(pipelined.contains(&sent(7, 5, 4, [5, 6])), "{pipelined:?}");
+        let text = "problem = \"product\"\nnetwork = \"fat-tree:8\"\n[model]\nkind = \"fat-tree\"\ncapacity = \"pow:1\"\nrounds = true\n";
+        let product = crate::spec::io::parse_instance(text, "<test>", "product").unwrap();
+        let checked =
+            crate::checker::check_produced(&product, &crate::spec::Schedule::FatTree(rounds), "test");
+        assert_eq!(checked.unwrap().length(), 14);
+    }
+
     /// P_0 → P_3, then P_3 → P_1 and P_0 → P_2: P_3's subtree {1, 3} is not a range.
     #[test]
     fn a_subtree_that_is_not_a_range_is_refused() {
         let forward = [send(1, 0, 3), send(5, 3, 1), send(5, 0, 2)];
-        let err = reverse_broadcast(&forward, 4).unwrap_err();
+        let err = reverse_broadcast(&forward, 4, false).unwrap_err();
         assert!(err.contains("not contiguous ([1,1], [3,3])"), "{err}");
         let early = [send(1, 1, 2)];
-        assert_eq!(reverse_broadcast(&early, 4).unwrap_err(), "P1 sends before it holds the value");
+        assert_eq!(reverse_broadcast(&early, 4, false).unwrap_err(), "P1 sends before it holds the value");
     }
 }

@@ -127,7 +127,7 @@
 //! one step tighter than before, the prefix model on fat-tree:16 at T = 13 shrinks from 100k
 //! to 32k variables.
 //!
-//! ## Product by reversal (pipelined; FT-23, FT-24)
+//! ## Product by reversal (pipelined, and in rounds where no channel binds; FT-23, FT-24)
 //!
 //! The product model has O(N³·T) variables (312k at N = 16), out of reach from N = 16 on. Two
 //! facts about time reversal ([`crate::spec::reversal`]) settle the pipelined product anyway:
@@ -141,8 +141,13 @@
 //!   Keeping only each processor's first receipt of it is a broadcast of length ≤ T. So the
 //!   product at T − 1 is infeasible when the broadcast at T − 1 is. For prefix, P_{N−1} must
 //!   form [0, N − 1]: backwards that is a broadcast from P_{N−1}, and the mirror i ↦ N − 1 − i
-//!   (a map of the fat-tree onto itself) makes it one from P_0. In rounds neither holds: a
-//!   reversed round is not a round.
+//!   (a map of the fat-tree onto itself) makes it one from P_0. In rounds both hold where no
+//!   channel binds (w(2^k) ≥ 2^k below the root, as under w = n): a reversed round whose
+//!   messages all leave in its first step is a round of the same height, the processor rule
+//!   is symmetric, and no channel can carry more than its capacity
+//!   ([`crate::bounds::fat_tree::channels_never_bind`]). Where channels bind, a reversed
+//!   round may not be one (what entered a block in several steps leaves it in one), and
+//!   neither model is used.
 //! - **Restriction ([`Encoder::restricted`]): broadcasts that run backwards.** Backwards, a
 //!   broadcast is a product with a non-commutative ⋆ when every processor's subtree in the
 //!   tree of first receipts is an index range: P_v sends its subtree's range once all its
@@ -673,11 +678,11 @@ pub struct FatTreeCombine {
     /// The range each processor must be able to form at the end: product `[0, N−1]` at P_0,
     /// prefix `[0, i]` at P_i.
     goals: Vec<Option<Range>>,
-    /// The product's restricted model, pipelined only: broadcasts that run backwards
-    /// (module documentation, "Product by reversal").
+    /// The product's restricted model, pipelined or in rounds where no channel binds:
+    /// broadcasts that run backwards (module documentation, "Product by reversal").
     reversible: Option<FatTreeBroadcast>,
-    /// The broadcast on the same fat-tree, pipelined only (module documentation, "Product by
-    /// reversal").
+    /// The broadcast on the same fat-tree, where the restricted model is (module
+    /// documentation, "Product by reversal").
     relaxation: Option<Relaxation>,
     /// Whether the models leave out the messages that no schedule needs (always, except in the
     /// test that compares the two; module documentation, "No way back" and "Late receipts").
@@ -693,8 +698,13 @@ impl FatTreeCombine {
             Problem::Prefix => (0..n).map(|i| Some((0, i))).collect(),
             _ => (0..n).map(|i| (i == 0).then_some((0, n - 1))).collect(),
         };
-        let reversible = (!tree.rounds).then(|| FatTreeBroadcast::reversible(tree.clone()));
-        let relaxation = if tree.rounds {
+        // In rounds, reversal keeps the rules only where no channel binds (module
+        // documentation, "Product by reversal").
+        let reverses = !tree.rounds
+            || matches!(&instance.model, CommModel::FatTree { capacity, .. }
+                if crate::bounds::fat_tree::channels_never_bind(n as u64, capacity));
+        let reversible = reverses.then(|| FatTreeBroadcast::reversible(tree.clone()));
+        let relaxation = if !reverses {
             None
         } else {
             Instance::new(
@@ -880,7 +890,11 @@ impl Encoder for FatTreeCombine {
     /// those at ⌊horizon / 2⌋ decoded into their two sweeps.
     fn restricted(&self, horizon: u64) -> Option<Encoding> {
         let encoding = self.reversible.as_ref()?.encode(self.broadcast_horizon(horizon));
-        let shape = Shape::ReversedBroadcast { processors: self.tree.n, prefix: self.prefix() };
+        let shape = Shape::ReversedBroadcast {
+            processors: self.tree.n,
+            prefix: self.prefix(),
+            rounds: self.tree.rounds,
+        };
         Some(Encoding { shape, horizon, ..encoding })
     }
     fn relaxed(&self) -> &'static [&'static str] {
@@ -1354,61 +1368,69 @@ mod tests {
     }
 
     /// The product's restricted model (module documentation, "Product by reversal") on
-    /// fat-tree:4 and fat-tree:8 under w = 1, log n + 1 and n: it is feasible at the broadcast's
-    /// optimum (5 and 8), every `d` of its solution is the ancestry of the decoded broadcast's
-    /// tree, and the decoded product is accepted by the checker with that length; the
-    /// prefix's restricted model at twice it decodes into a checked prefix of twice it.
+    /// fat-tree:4 and fat-tree:8 under w = 1, log n + 1 and n, and in rounds under w = n: it is
+    /// feasible at the broadcast's optimum (5 and 8; in rounds 6 and 12), every `d` of its
+    /// solution is the ancestry of the decoded broadcast's tree, and the decoded product is
+    /// accepted by the checker with that length; the prefix's restricted model at twice it
+    /// decodes into a checked prefix of twice it. In rounds where channels bind there is none.
     #[cfg(any(feature = "smt", feature = "sat"))]
     #[test]
     fn reversible_broadcasts_reach_the_broadcast_optimum_and_decode_to_products() {
         use crate::checker::{Producer, accept};
         use crate::exact::backend::{BackendAnswer, Limits};
         let backend = crate::exact::default_backend().backend().unwrap();
-        for (n, optimum) in [(4, 5), (8, 8)] {
-            for capacity in ["const:1", "log+1", "pow:1"] {
-                let product = fat_tree("product", n, capacity, false);
-                let encoder = FatTreeCombine::new(&product);
-                let encoding = encoder.restricted(optimum).unwrap();
-                assert_eq!(encoder.restricted_variables(optimum), encoding.model.variables.len());
-                let BackendAnswer::Feasible(assignment) =
-                    backend.solve(&encoding.model, &Limits::default()).unwrap()
-                else {
-                    panic!("N = {n}, {capacity}: no reversible broadcast of length {optimum}");
-                };
-                let values = &assignment.values;
-                // The broadcast's tree from the x set to 1, and its ancestry.
-                let mut parent = vec![None; n];
-                for &(var, event) in &encoding.events {
-                    if let (1, Event::Send(s)) = (values[var.index()], event) {
-                        parent[s.to] = Some(s.from);
-                    }
+        let pipelined = [(4, 5), (8, 8)].into_iter().flat_map(|(n, optimum)| {
+            ["const:1", "log+1", "pow:1"].map(|capacity| (n, capacity, false, optimum))
+        });
+        // In rounds where no channel binds: the round-model optima 6 and 12.
+        let in_rounds = [(4, "pow:1", true, 6), (8, "pow:1", true, 12)];
+        for (n, capacity, rounds, optimum) in pipelined.chain(in_rounds) {
+            let product = fat_tree("product", n, capacity, rounds);
+            let encoder = FatTreeCombine::new(&product);
+            let encoding = encoder.restricted(optimum).unwrap();
+            assert_eq!(encoder.restricted_variables(optimum), encoding.model.variables.len());
+            let BackendAnswer::Feasible(assignment) =
+                backend.solve(&encoding.model, &Limits::default()).unwrap()
+            else {
+                panic!("N = {n}, {capacity}: no reversible broadcast of length {optimum}");
+            };
+            let values = &assignment.values;
+            // The broadcast's tree from the x set to 1, and its ancestry.
+            let mut parent = vec![None; n];
+            for &(var, event) in &encoding.events {
+                if let (1, Event::Send(s)) = (values[var.index()], event) {
+                    parent[s.to] = Some(s.from);
                 }
-                for (var, v) in encoding.model.variables.iter().zip(values) {
-                    if let Some(rest) = var.name.strip_prefix("d_") {
-                        let (u, w) = rest.split_once('_').unwrap();
-                        let (u, w): (usize, usize) = (u.parse().unwrap(), w.parse().unwrap());
-                        let ancestors: Vec<usize> =
-                            std::iter::successors(parent[w], |&p| parent[p]).collect();
-                        assert_eq!(*v == 1, ancestors.contains(&u), "N = {n}, {capacity}: {}", var.name);
-                    }
-                }
-                let checked = accept(&product, encoding.decode(values), Producer::Exact("test")).unwrap();
-                assert_eq!(checked.length(), optimum, "N = {n}, {capacity}");
-                // The prefix's restricted model at 2T is the same broadcast model at T, and its
-                // witness decodes into the two sweeps.
-                let prefix = Instance { problem: Problem::Prefix, ..product.clone() };
-                let encoder = FatTreeCombine::new(&prefix);
-                let encoding = encoder.restricted(2 * optimum).unwrap();
-                assert_eq!(encoding.model.variables.len(), encoder.restricted_variables(2 * optimum));
-                let BackendAnswer::Feasible(assignment) =
-                    backend.solve(&encoding.model, &Limits::default()).unwrap()
-                else {
-                    panic!("N = {n}, {capacity}: no reversible broadcast of length {optimum}");
-                };
-                let checked =
-                    accept(&prefix, encoding.decode(&assignment.values), Producer::Exact("test")).unwrap();
-                assert_eq!(checked.length(), 2 * optimum, "prefix, N = {n}, {capacity}");
             }
+            for (var, v) in encoding.model.variables.iter().zip(values) {
+                if let Some(rest) = var.name.strip_prefix("d_") {
+                    let (u, w) = rest.split_once('_').unwrap();
+                    let (u, w): (usize, usize) = (u.parse().unwrap(), w.parse().unwrap());
+                    let ancestors: Vec<usize> = std::iter::successors(parent[w], |&p| parent[p]).collect();
+                    assert_eq!(*v == 1, ancestors.contains(&u), "N = {n}, {capacity}: {}", var.name);
+                }
+            }
+            let checked = accept(&product, encoding.decode(values), Producer::Exact("test")).unwrap();
+            assert_eq!(checked.length(), optimum, "N = {n}, {capacity}");
+            // The prefix's restricted model at 2T is the same broadcast model at T, and its
+            // witness decodes into the two sweeps.
+            let prefix = Instance { problem: Problem::Prefix, ..product.clone() };
+            let encoder = FatTreeCombine::new(&prefix);
+            let encoding = encoder.restricted(2 * optimum).unwrap();
+            assert_eq!(encoding.model.variables.len(), encoder.restricted_variables(2 * optimum));
+            let BackendAnswer::Feasible(assignment) =
+                backend.solve(&encoding.model, &Limits::default()).unwrap()
+            else {
+                panic!("N = {n}, {capacity}: no reversible broadcast of length {optimum}");
+            };
+            let checked =
+                accept(&prefix, encoding.decode(&assignment.values), Producer::Exact("test")).unwrap();
+            assert_eq!(checked.length(), 2 * optimum, "prefix, N = {n}, {capacity}");
+        }
+        // Where channels bind, a reversed round need not be a round: no restricted model.
+        for capacity in ["const:1", "log+1"] {
+            let product = FatTreeCombine::new(&fat_tree("product", 8, capacity, true));
+            assert!(product.restriction().is_none() && product.relaxation().is_none(), "{capacity}");
         }
     }
 }

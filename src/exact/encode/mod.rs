@@ -71,6 +71,8 @@ pub enum Shape {
         processors: usize,
         /// Whether the down-sweep follows.
         prefix: bool,
+        /// Whether the broadcast is in rounds (each reversed round leaves in its first step).
+        rounds: bool,
     },
 }
 
@@ -151,10 +153,10 @@ impl Encoding {
                     })
                     .collect();
                 sends.sort_by_key(|s| (s.step, s.from, s.to));
-                if let Shape::ReversedBroadcast { processors, prefix } = self.shape {
+                if let Shape::ReversedBroadcast { processors, prefix, rounds } = self.shape {
                     // The model keeps only broadcasts that reverse: a refusal is an encoder bug.
                     let run = if prefix { prefix_sweeps } else { reverse_broadcast };
-                    sends = run(&sends, processors)
+                    sends = run(&sends, processors, rounds)
                         .unwrap_or_else(|reason| panic!("a reversible broadcast did not reverse: {reason}"));
                 }
                 Schedule::FatTree(sends)
