@@ -7,6 +7,12 @@ use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // Ctrl-C or a SIGTERM during a SAT search would leave its proofs behind, gigabytes of them.
+    #[cfg(feature = "sat")]
+    let _ = ctrlc::set_handler(|| {
+        commsched::exact::remove_temporary_proofs();
+        std::process::exit(130);
+    });
     let cli = match cli::args::Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

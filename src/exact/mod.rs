@@ -351,9 +351,32 @@ struct ProbeTrace {
     proof: PathBuf,
 }
 
-/// A temporary directory, removed when dropped.
+/// A temporary directory, removed when dropped, or by [`remove_temporary_proofs`] when the
+/// process is interrupted.
 #[cfg(feature = "sat")]
 struct TempDir(PathBuf);
+
+/// The temporary proof directories of this process that are still in use.
+#[cfg(feature = "sat")]
+static TEMPORARY: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// The temporary directories in use, even after a panic elsewhere.
+#[cfg(feature = "sat")]
+fn temporary() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    TEMPORARY.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Removes the temporary directories that hold the SAT probes' CNFs and proofs
+/// (`commsched-proof-*` in the system's temporary directory; a long run's proofs take tens of
+/// gigabytes), for an interrupt handler to call before the process exits: dropping them is
+/// the normal way, which an interrupt skips. Directories kept for `--certificate` are not
+/// temporary.
+#[cfg(feature = "sat")]
+pub fn remove_temporary_proofs() {
+    for dir in temporary().drain(..) {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
 
 #[cfg(feature = "sat")]
 impl TempDir {
@@ -363,11 +386,13 @@ impl TempDir {
             std::env::temp_dir().join(format!("commsched-proof-{}-{}", std::process::id(), stamp.as_nanos()));
         std::fs::create_dir_all(&dir)
             .map_err(|source| Error::Io { path: dir.display().to_string(), source })?;
+        temporary().push(dir.clone());
         Ok(Self(dir))
     }
 
     /// The directory, no longer removed when dropped.
     fn keep(mut self) -> PathBuf {
+        temporary().retain(|dir| *dir != self.0);
         std::mem::take(&mut self.0)
     }
 }
@@ -377,6 +402,7 @@ impl Drop for TempDir {
     fn drop(&mut self) {
         // Best effort: a leftover temporary directory is harmless.
         if !self.0.as_os_str().is_empty() {
+            temporary().retain(|dir| *dir != self.0);
             let _ = std::fs::remove_dir_all(&self.0);
         }
     }

@@ -542,6 +542,50 @@ fn verify_accepts_the_certificate_folder_it_wrote_and_rejects_a_truncated_proof(
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// An interrupted SAT search leaves no proofs behind: `solve` on prefix on fat-tree:16 under
+/// w = 1 (minutes of CaDiCaL) gets SIGINT once its first temporary proof directory exists, and
+/// exits with 130, the directory removed.
+#[cfg(feature = "sat")]
+#[test]
+fn an_interrupted_sat_search_removes_its_temporary_proofs() {
+    let tmp = std::env::temp_dir().join(format!("commsched-interrupt-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).unwrap();
+    let instance = tmp.join("prefix.toml");
+    std::fs::write(
+        &instance,
+        "problem = \"prefix\"\nnetwork = \"fat-tree:16\"\n[model]\nkind = \"fat-tree\"\ncapacity = \"const:1\"\n",
+    )
+    .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_commsched"))
+        .args(["solve", "--method", "sat", "--timeout", "600", instance.to_str().unwrap()])
+        .env("TMPDIR", &tmp)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let proofs = || -> Vec<String> {
+        std::fs::read_dir(&tmp)
+            .unwrap()
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter(|name| name.starts_with("commsched-proof-"))
+            .collect()
+    };
+    // Waits for the directory (the search builds its models first), at most 10 minutes.
+    for _ in 0..6000 {
+        if !proofs().is_empty() || child.try_wait().unwrap().is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(!proofs().is_empty(), "no temporary proof directory appeared");
+    let pid = child.id().to_string();
+    assert!(Command::new("kill").args(["-INT", &pid]).status().unwrap().success());
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    assert_eq!(proofs(), Vec::<String>::new());
+    std::fs::remove_dir_all(&tmp).unwrap();
+}
+
 /// Solves `instance` with the SAT backend into the certificate folder `dir`, asserts that the
 /// answer carries `certificate` and that `verify` accepts the folder; then rewrites `from` as
 /// `to` in its manifest and asserts that `verify` rejects it with `failure`.
