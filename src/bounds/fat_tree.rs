@@ -586,7 +586,10 @@ pub fn bounds(instance: &Instance) -> Vec<Bound> {
                 round_model_reduction(n, capacity),
                 "2 Σ_h g(h), backwards: g(h) ≥ ⌈(log N − h) / log(1 + min(2^h, w(2^h)(log N − h)))⌉",
             ));
-            if let Some(value) = rounds_optimum(n, capacity).filter(|_| channels_never_bind(n, capacity)) {
+            // The search runs only where the bound holds (1.55 s at N = 32 under log n + 1).
+            if let Some(value) =
+                channels_never_bind(n, capacity).then(|| rounds_optimum(n, capacity)).flatten()
+            {
                 out.push(Bound::new(
                     "round-model optimum, reversed",
                     None,

@@ -370,11 +370,11 @@ fn expected_cnf(
     descent: Option<u64>,
 ) -> std::result::Result<ExpectedCnf, String> {
     // The relaxation the manifest names: another instance, or one of the encoder's relaxed models.
+    let (_, own) = encode::encoder_for(instance).map_err(|e| e.to_string())?;
     let (mut relaxed, mut relaxed_model) = (None, None);
     if let Some(name) = relaxation {
-        let (_, encoder) = encode::encoder_for(instance).map_err(|e| e.to_string())?;
-        let which = encoder.relaxed().iter().position(|&model| model == name);
-        match (encoder.relaxation(), which) {
+        let which = own.relaxed().iter().position(|&model| model == name);
+        match (own.relaxation(), which) {
             (Some(r), _) if r.name == name => relaxed = Some(r.instance.clone()),
             (_, Some(which)) => match descent {
                 None => relaxed_model = Some(which),
@@ -382,7 +382,7 @@ fn expected_cnf(
             },
             (r, None) => {
                 let known: Vec<&str> =
-                    r.map(|r| r.name).into_iter().chain(encoder.relaxed().iter().copied()).collect();
+                    r.map(|r| r.name).into_iter().chain(own.relaxed().iter().copied()).collect();
                 return Err(format!(
                     "the manifest names the relaxation `{name}`, the instance has {}",
                     if known.is_empty() { "none".to_string() } else { format!("`{}`", known.join("`, `")) }
@@ -390,8 +390,14 @@ fn expected_cnf(
             }
         }
     }
-    let (_, encoder) =
-        encode::encoder_for(relaxed.as_ref().unwrap_or(instance)).map_err(|e| e.to_string())?;
+    let other;
+    let encoder = match &relaxed {
+        Some(r) => {
+            other = encode::encoder_for(r).map_err(|e| e.to_string())?.1;
+            &other
+        }
+        None => &own,
+    };
     let encoding = match relaxed_model {
         Some(which) => encoder.relaxed_model(t, which).ok_or("the encoder built no relaxed model")?,
         None => encoder.encode(descent.unwrap_or(t)),

@@ -125,11 +125,11 @@ fn sweeps(sends: &[FatTreeSend], n: usize, down: bool, rounds: bool) -> Result<V
     let last = timed.iter().map(|t| t.arrived).max().unwrap_or(0);
     // In rounds, every message sent in a step ends with the round that step starts.
     let mut round_end: std::collections::HashMap<i64, i64> = std::collections::HashMap::new();
-    for t in &timed {
+    for t in timed.iter().filter(|_| rounds) {
         let end = round_end.entry(t.sent).or_insert(t.arrived);
         *end = (*end).max(t.arrived);
     }
-    let end = |t: &Timed| if rounds { round_end[&t.sent] } else { t.arrived };
+    let end = |t: &Timed| round_end.get(&t.sent).copied().unwrap_or(t.arrived);
     let mut out = Vec::with_capacity(2 * sends.len());
     for (t, range) in timed.iter().zip(ranges) {
         let Some([lo, hi]) = range else { continue };
