@@ -6,6 +6,7 @@
 //! admissible schedule kept together with its measure and its [`Producer`].
 
 pub mod bufferless;
+pub mod collective;
 pub mod fat_tree;
 pub mod itinerary;
 pub mod store_forward;
@@ -49,6 +50,13 @@ pub enum Rule {
     PayloadRule,
     /// SPEC §4.3 round model: a send breaks the round structure.
     RoundRule,
+    /// docs/spec.md §4.4: a link or switch carries more chunks than its bandwidth times the
+    /// step's rounds.
+    BandwidthRule,
+    /// docs/spec.md §4.4: the steps use more rounds than the budget R.
+    RoundBudget,
+    /// docs/spec.md §4.4: a node receives a chunk twice, or one it started with.
+    ReceiveOnce,
 }
 
 impl fmt::Display for Rule {
@@ -69,6 +77,9 @@ impl fmt::Display for Rule {
             Rule::ProcessorRule => "processor rule",
             Rule::PayloadRule => "payload rule",
             Rule::RoundRule => "round rule",
+            Rule::BandwidthRule => "bandwidth rule",
+            Rule::RoundBudget => "round budget",
+            Rule::ReceiveOnce => "receive once",
         })
     }
 }
@@ -309,6 +320,9 @@ pub fn check(instance: &Instance, schedule: &Schedule) -> Verdict {
         (Model::StoreForward { .. }, Schedule::StoreForward(steps)) => store_forward::check(instance, steps),
         (Model::StoreForward { .. }, Schedule::Itineraries(it)) => itinerary::check(instance, it),
         (Model::FatTree { .. }, Schedule::FatTree(sends)) => fat_tree::check(instance, sends),
+        (Model::Collective { .. }, Schedule::Collective { steps, rounds }) => {
+            collective::check(instance, steps, rounds)
+        }
         (m, s) => Verdict::Inadmissible(vec![Violation {
             rule: Rule::BadEntry,
             step: None,

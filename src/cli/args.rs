@@ -333,9 +333,13 @@ pub struct Limits {
 /// `commsched gen` arguments.
 #[derive(Debug, Clone, Args)]
 pub struct GenArgs {
-    /// Problem: chatting, scatter, gather, total-exchange, gossip, broadcast, product, prefix.
+    /// Problem: chatting, scatter, gather, total-exchange, gossip, broadcast, product, prefix, or a
+    /// collective of the collective model: allgather, alltoall (and broadcast, scatter, gather
+    /// with --chunks, --root or a network with bandwidths).
     pub problem: String,
-    /// Network: path:6, ring:7, uring:5, ula:8, mesh:4x4, torus:5x5, esm:4, tree:0,0,1, fat-tree:16.
+    /// Network: path:6, ring:7, uring:5, ula:8, mesh:4x4, torus:5x5, esm:4, tree:0,0,1,
+    /// fat-tree:16, a named machine (fully-connected:N, star:N, hub-and-spoke:N, dgx1, dgx2,
+    /// dgx-a100, amd4, amd8), or an SCCL / msccl-tools topology JSON file (`topo.json`).
     #[arg(long)]
     pub network: String,
     /// Instance name (default: PROBLEM-NETWORK).
@@ -359,9 +363,16 @@ pub struct GenArgs {
     /// Fat-tree capacity: const:C, log+1, pow:B, explog:B, rootloglog, table:W1,W2,...
     #[arg(long)]
     pub capacity: Option<String>,
-    /// Fat-tree: round model.
+    /// Fat-tree: round model (`--rounds`); collective model: the budget R of rounds over all
+    /// steps (`--rounds 7`; without it every step has one round).
+    #[arg(long, num_args = 0..=1, default_missing_value = "on", value_name = "R")]
+    pub rounds: Option<String>,
+    /// Collective model: the chunks C each rank's data is cut into (default 1).
     #[arg(long)]
-    pub rounds: bool,
+    pub chunks: Option<usize>,
+    /// Collective model: the root of a broadcast, scatter or gather (default 0).
+    #[arg(long)]
+    pub root: Option<usize>,
     /// Ring tie rule: clockwise, counterclockwise, alternating.
     #[arg(long)]
     pub ring_tie: Option<String>,

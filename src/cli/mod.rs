@@ -27,7 +27,7 @@ use commsched::spec::io::{
 };
 use commsched::spec::limits::Resource;
 use commsched::spec::msccl;
-use commsched::spec::{Family, Instance, Model, Network, ProblemKind, Schedule};
+use commsched::spec::{CollectiveKind, Family, Instance, Model, Network, Problem, ProblemKind, Schedule};
 use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -618,7 +618,13 @@ pub fn generate(g: &GenArgs) -> Result<Instance> {
     let name = g.name.clone().unwrap_or_else(|| format!("{}-{}", g.problem, g.network.replace(':', "")));
     t.insert("name".into(), name.clone().into());
     t.insert("problem".into(), g.problem.clone().into());
-    t.insert("network".into(), g.network.clone().into());
+    let name = name.strip_suffix(".json").unwrap_or(&name).replace('/', "-");
+    if g.network.ends_with(".json") {
+        let net = commsched::spec::topology::load_topology(Path::new(&g.network))?;
+        t.insert("network".into(), network_table(&net));
+    } else {
+        t.insert("network".into(), g.network.clone().into());
+    }
     if let Some(tie) = &g.ring_tie {
         if !["clockwise", "counterclockwise", "alternating"].contains(&tie.as_str()) {
             return Err(InputError::new(
@@ -641,6 +647,12 @@ pub fn generate(g: &GenArgs) -> Result<Instance> {
         let routes = tree_cover::routes(net.len(), &trees, &lengths);
         let node_list = |r: &Vec<usize>| toml::Value::Array(r.iter().map(|&v| (v as i64).into()).collect());
         t.insert("routes".into(), toml::Value::Array(routes.iter().map(node_list).collect()));
+    }
+    if let Some(c) = g.chunks {
+        t.insert("chunks".into(), (c as i64).into());
+    }
+    if let Some(r) = g.root {
+        t.insert("root".into(), (r as i64).into());
     }
     if !g.messages.is_empty() {
         let mut msgs = Vec::new();
@@ -680,8 +692,32 @@ pub fn generate(g: &GenArgs) -> Result<Instance> {
     if let Some(c) = &g.capacity {
         set("capacity", c.clone().into());
     }
-    if g.rounds {
-        set("rounds", true.into());
+    // A collective problem name, or a rooted collective's flags or a network with bandwidths,
+    // select the collective model.
+    let collective = CollectiveKind::parse(&g.problem).is_some_and(|k| {
+        !k.rooted()
+            || g.chunks.is_some()
+            || g.root.is_some()
+            || g.rounds.as_deref().is_some_and(|r| r != "on")
+            || g.network.ends_with(".json")
+            || Network::parse(&g.network).is_ok_and(|n| n.is_explicit())
+    });
+    if collective {
+        set("kind", "collective".into());
+    }
+    match g.rounds.as_deref() {
+        None => {}
+        Some("on") if !collective => set("rounds", true.into()),
+        Some(r) => {
+            let budget = r.parse::<i64>().ok().filter(|&r| r >= 1 && collective).ok_or_else(|| {
+                InputError::new(
+                    "<flags>",
+                    "--rounds",
+                    format!("`{r}`: the collective model's budget R is an integer >= 1; the fat-tree round model is `--rounds` alone"),
+                )
+            })?;
+            set("rounds", budget.into());
+        }
     }
     if !model.is_empty() {
         t.insert("model".into(), toml::Value::Table(model));
@@ -693,6 +729,36 @@ pub fn generate(g: &GenArgs) -> Result<Instance> {
     })?;
     refuse_inapplicable(g, &inst)?;
     Ok(inst)
+}
+
+/// An explicit network as the instance file's `[network]` table (docs/spec.md §2.2).
+fn network_table(net: &Network) -> toml::Value {
+    let mut t = toml::Table::new();
+    t.insert("nodes".into(), (net.len() as i64).into());
+    let arcs = net
+        .arcs()
+        .iter()
+        .enumerate()
+        .map(|(a, &(u, v))| {
+            toml::Value::Array(vec![(u as i64).into(), (v as i64).into(), (net.bandwidth(a) as i64).into()])
+        })
+        .collect();
+    t.insert("arcs".into(), toml::Value::Array(arcs));
+    let nodes = |list: &[usize]| toml::Value::Array(list.iter().map(|&v| (v as i64).into()).collect());
+    let switches = net
+        .switches()
+        .iter()
+        .map(|sw| {
+            let mut s = toml::Table::new();
+            s.insert("sources".into(), nodes(&sw.sources));
+            s.insert("destinations".into(), nodes(&sw.destinations));
+            s.insert("bandwidth".into(), (sw.bandwidth as i64).into());
+            s.insert("name".into(), sw.name.clone().into());
+            toml::Value::Table(s)
+        })
+        .collect();
+    t.insert("switches".into(), toml::Value::Array(switches));
+    toml::Value::Table(t)
 }
 
 /// The `gen` flag that set an instance field (`model.capacity` → `--capacity`).
@@ -712,6 +778,7 @@ fn refuse_inapplicable(g: &GenArgs, inst: &Instance) -> Result<()> {
     let bufferless = matches!(inst.model, Model::Bufferless { .. });
     let store_forward = matches!(inst.model, Model::StoreForward { .. });
     let fat_tree = matches!(inst.model, Model::FatTree { .. });
+    let collective = matches!(inst.model, Model::Collective { .. });
     let kind = inst.problem.kind();
     let flags = [
         ("--rule", g.rule.is_some(), store_forward),
@@ -720,7 +787,9 @@ fn refuse_inapplicable(g: &GenArgs, inst: &Instance) -> Result<()> {
         ("--virtual", g.r#virtual, bufferless),
         ("--distributed", g.distributed, kind == ProblemKind::Gather),
         ("--capacity", g.capacity.is_some(), fat_tree),
-        ("--rounds", g.rounds, fat_tree),
+        ("--rounds", g.rounds.is_some(), fat_tree || collective),
+        ("--chunks", g.chunks.is_some(), collective),
+        ("--root", g.root.is_some(), matches!(&inst.problem, Problem::Collective(c) if c.kind.rooted())),
         (
             "--ring-tie",
             g.ring_tie.is_some(),

@@ -61,11 +61,12 @@ pub fn cells(inst: &Instance, schedule: &Schedule) -> Result<Vec<Cell>> {
     let mut out = Vec::new();
     match schedule {
         Schedule::Itineraries(_) => return cells(inst, schedule.explicit()?.as_ref()),
-        Schedule::StoreForward(steps) => {
+        Schedule::StoreForward(steps) | Schedule::Collective { steps, .. } => {
+            let prefix = if matches!(schedule, Schedule::Collective { .. }) { "c" } else { "t" };
             for (index, step) in steps.iter().enumerate() {
                 for tr in step {
                     let Some(arc) = net.arc(tr.from, tr.to) else { continue };
-                    let tokens: Vec<String> = tr.tokens.iter().map(|t| format!("t{t}")).collect();
+                    let tokens: Vec<String> = tr.tokens.iter().map(|t| format!("{prefix}{t}")).collect();
                     out.push(Cell {
                         arc,
                         step: index as i64 + 1,

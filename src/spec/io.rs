@@ -3,8 +3,8 @@
 
 use super::capacity::Capacity;
 use super::model::{GatherMode, Mode, Model, Port, PortRule};
-use super::network::{Network, Node, RingTie};
-use super::problem::{Instance, MessageSpec, PaperNote, Problem, ProblemKind};
+use super::network::{Network, Node, RingTie, Switch};
+use super::problem::{Collective, CollectiveKind, Instance, MessageSpec, PaperNote, Problem, ProblemKind};
 use super::schedule::{Schedule, ScheduleFile, Start};
 use crate::error::InputError;
 use serde::Deserialize;
@@ -17,8 +17,10 @@ struct RawInstance {
     #[serde(default)]
     source: String,
     problem: String,
-    network: String,
+    network: toml::Value,
     ring_tie: Option<RingTie>,
+    chunks: Option<i64>,
+    root: Option<i64>,
     model: Option<RawModel>,
     messages: Option<Vec<MessageSpec>>,
     lengths: Option<Vec<i64>>,
@@ -39,7 +41,92 @@ struct RawModel {
     mode: Option<Mode>,
     packet: Option<i64>,
     capacity: Option<String>,
-    rounds: Option<bool>,
+    rounds: Option<RawRounds>,
+}
+
+/// `rounds`: a flag for the fat-tree model, a budget for the collective model.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RawRounds {
+    Flag(bool),
+    Budget(i64),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExplicitNetwork {
+    nodes: i64,
+    /// `[u, v]` or `[u, v, bandwidth]`: both arcs.
+    #[serde(default)]
+    links: Vec<Vec<i64>>,
+    /// `[u, v]` or `[u, v, bandwidth]`: the arc u → v alone.
+    #[serde(default)]
+    arcs: Vec<Vec<i64>>,
+    #[serde(default)]
+    switches: Vec<RawSwitch>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSwitch {
+    sources: Vec<i64>,
+    destinations: Vec<i64>,
+    #[serde(default = "one_i64")]
+    bandwidth: i64,
+    #[serde(default)]
+    name: Option<String>,
+}
+
+fn one_i64() -> i64 {
+    1
+}
+
+/// The network of an explicit table: every field checked, errors naming `network.links[2]`.
+fn explicit_network(raw: &ExplicitNetwork, file: &str) -> Result<Network, InputError> {
+    let err = |field: String, reason: String| InputError::new(file, field, reason);
+    let n = usize::try_from(raw.nodes)
+        .ok()
+        .filter(|&n| n >= 1)
+        .ok_or_else(|| err("network.nodes".into(), format!("{} is not a node count >= 1", raw.nodes)))?;
+    let node = |field: &str, v: i64| {
+        usize::try_from(v).ok().filter(|&v| v < n).ok_or_else(|| {
+            err(field.into(), format!("node {v} is unknown: the network has nodes 0..{}", n - 1))
+        })
+    };
+    let mut arcs = Vec::new();
+    for (key, list, both) in [("links", &raw.links, true), ("arcs", &raw.arcs, false)] {
+        for (i, entry) in list.iter().enumerate() {
+            let field = format!("network.{key}[{i}]");
+            let (u, v, b) = match entry[..] {
+                [u, v] => (u, v, 1),
+                [u, v, b] => (u, v, b),
+                _ => return Err(err(field, format!("{entry:?} is not [u, v] or [u, v, bandwidth]"))),
+            };
+            if b < 1 {
+                return Err(err(field, format!("bandwidth {b} is not >= 1")));
+            }
+            let (u, v) = (node(&field, u)?, node(&field, v)?);
+            arcs.push((u, v, b as u64));
+            if both {
+                arcs.push((v, u, b as u64));
+            }
+        }
+    }
+    let mut switches = Vec::new();
+    for (i, sw) in raw.switches.iter().enumerate() {
+        let field = format!("network.switches[{i}]");
+        let nodes = |list: &[i64]| list.iter().map(|&v| node(&field, v)).collect::<Result<Vec<_>, _>>();
+        if sw.bandwidth < 1 {
+            return Err(err(field, format!("bandwidth {} is not >= 1", sw.bandwidth)));
+        }
+        switches.push(Switch {
+            sources: nodes(&sw.sources)?,
+            destinations: nodes(&sw.destinations)?,
+            bandwidth: sw.bandwidth as u64,
+            name: sw.name.clone().unwrap_or_else(|| format!("switch {i}")),
+        });
+    }
+    Network::weighted(n, arcs, switches).map_err(|r| err("network".into(), r))
 }
 
 /// Reads and validates an instance file.
@@ -67,7 +154,21 @@ pub fn parse_instance(text: &str, file: &str, default_name: &str) -> Result<Inst
         )
     })?;
     let err = |field: &str, reason: String| InputError::new(file, field, reason);
-    let network = Network::parse(&raw.network).map_err(|r| err("network", r))?;
+    // A network string, or an explicit network as a table (docs/spec.md §2.2).
+    let network = match raw.network {
+        toml::Value::String(name) => Network::parse(&name).map_err(|r| err("network", r))?,
+        toml::Value::Table(table) => {
+            let table =
+                ExplicitNetwork::deserialize(table).map_err(|e| err("network", e.message().to_string()))?;
+            explicit_network(&table, file)?
+        }
+        other => {
+            return Err(err(
+                "network",
+                format!("a {} is neither a network string nor a table", other.type_str()),
+            ));
+        }
+    };
     let nonneg = |v: &[i64], field: &str| -> Result<Vec<u64>, InputError> {
         v.iter()
             .enumerate()
@@ -76,7 +177,31 @@ pub fn parse_instance(text: &str, file: &str, default_name: &str) -> Result<Inst
             })
             .collect()
     };
+    let collective_model = raw.model.as_ref().and_then(|m| m.kind.as_deref()) == Some("collective");
+    let collective = CollectiveKind::parse(&raw.problem).filter(|k| {
+        collective_model
+            || !matches!(k, CollectiveKind::Broadcast | CollectiveKind::Scatter | CollectiveKind::Gather)
+    });
     let problem = match raw.problem.as_str() {
+        _ if collective.is_some() => {
+            let kind = collective.expect("matched");
+            let chunks = raw.chunks.unwrap_or(1);
+            let chunks = usize::try_from(chunks)
+                .ok()
+                .filter(|&c| c >= 1)
+                .ok_or_else(|| err("chunks", format!("{chunks} is not a chunk count >= 1")))?;
+            let root = match (raw.root, kind.rooted()) {
+                (Some(r), true) => {
+                    usize::try_from(r).map_err(|_| err("root", format!("node {r} is unknown")))?
+                }
+                (None, true) => 0,
+                (Some(_), false) => {
+                    return Err(err("root", format!("the {} has no root", kind.name())));
+                }
+                (None, false) => 0,
+            };
+            Problem::Collective(Collective { kind, chunks, root })
+        }
         "chatting" => Problem::Chatting(
             raw.messages.ok_or_else(|| err("messages", "chatting needs [[messages]]".into()))?,
         ),
@@ -145,6 +270,7 @@ pub fn default_model(problem: &Problem) -> Model {
         Problem::Broadcast | Problem::Product | Problem::Prefix => {
             Model::FatTree { capacity: Capacity::Constant { value: 1 }, rounds: false }
         }
+        Problem::Collective(_) => Model::Collective { rounds: None },
     }
 }
 
@@ -155,6 +281,7 @@ fn build_model(raw: RawModel, problem: &Problem, file: &str) -> Result<Model, In
         Model::Bufferless { .. } => "bufferless".into(),
         Model::StoreForward { .. } => "store-forward".into(),
         Model::FatTree { .. } => "fat-tree".into(),
+        Model::Collective { .. } => "collective".into(),
     });
     Ok(match kind.as_str() {
         "bufferless" => {
@@ -199,12 +326,33 @@ fn build_model(raw: RawModel, problem: &Problem, file: &str) -> Result<Model, In
                     ));
                 }
             },
-            rounds: raw.rounds.unwrap_or(false),
+            rounds: match raw.rounds {
+                None => false,
+                Some(RawRounds::Flag(f)) => f,
+                Some(RawRounds::Budget(_)) => {
+                    return Err(err("model.rounds", "the fat-tree model's `rounds` is true or false".into()));
+                }
+            },
+        },
+        "collective" => Model::Collective {
+            rounds: match raw.rounds {
+                None => None,
+                Some(RawRounds::Budget(r)) if r >= 1 => Some(r as u64),
+                Some(RawRounds::Budget(r)) => {
+                    return Err(err("model.rounds", format!("R = {r}: every step has at least one round")));
+                }
+                Some(RawRounds::Flag(_)) => {
+                    return Err(err(
+                        "model.rounds",
+                        "the collective model's `rounds` is a budget R >= 1".into(),
+                    ));
+                }
+            },
         },
         other => {
             return Err(err(
                 "model.kind",
-                format!("unknown model `{other}` (known: bufferless, store-forward, fat-tree)"),
+                format!("unknown model `{other}` (known: bufferless, store-forward, fat-tree, collective)"),
             ));
         }
     })
@@ -218,7 +366,10 @@ pub fn instance_to_toml(inst: &Instance) -> String {
     if !inst.source.is_empty() {
         s.push_str(&format!("source = {}\n", toml_string(&inst.source)));
     }
-    s.push_str(&format!("problem = {:?}\nnetwork = {:?}\n", inst.problem.name(), inst.network.spec_string()));
+    s.push_str(&format!("problem = {:?}\n", inst.problem.name()));
+    if !inst.network.is_explicit() || inst.network.spec_string() != format!("graph:{}", inst.network.len()) {
+        s.push_str(&format!("network = {:?}\n", inst.network.spec_string()));
+    }
     if inst.ring_tie != RingTie::default() {
         let tie = serde_json::to_string(&inst.ring_tie).expect("plain enum");
         s.push_str(&format!("ring_tie = {tie}\n"));
@@ -246,7 +397,16 @@ pub fn instance_to_toml(inst: &Instance) -> String {
             }
             s.push_str("]\n");
         }
+        Problem::Collective(c) => {
+            s.push_str(&format!("# each rank's data cut into C chunks\nchunks = {}\n", c.chunks));
+            if c.kind.rooted() {
+                s.push_str(&format!("root = {}\n", c.root));
+            }
+        }
         _ => {}
+    }
+    if inst.network.is_explicit() && inst.network.spec_string() == format!("graph:{}", inst.network.len()) {
+        s.push_str(&explicit_network_toml(&inst.network));
     }
     s.push_str("\n[model]\n");
     match &inst.model {
@@ -272,6 +432,12 @@ pub fn instance_to_toml(inst: &Instance) -> String {
                 capacity.spec_string()
             ));
         }
+        Model::Collective { rounds } => {
+            s.push_str("kind = \"collective\"\n");
+            if let Some(r) = rounds {
+                s.push_str(&format!("# the budget R of rounds over all steps\nrounds = {r}\n"));
+            }
+        }
     }
     let paper = &inst.paper;
     if *paper != PaperNote::default() {
@@ -291,6 +457,27 @@ pub fn instance_to_toml(inst: &Instance) -> String {
                 s.push_str(&format!("path = {p:?}\n"));
             }
         }
+    }
+    s
+}
+
+/// An explicit network as the `[network]` table (docs/spec.md §2.2): one `arcs` entry
+/// `[u, v, bandwidth]` per arc, and the switch groups.
+fn explicit_network_toml(net: &Network) -> String {
+    let mut s =
+        format!("\n[network]\nnodes = {}\n# [u, v, bandwidth]: the arc u -> v\narcs = [\n", net.len());
+    for (a, &(u, v)) in net.arcs().iter().enumerate() {
+        s.push_str(&format!("  [{u}, {v}, {}],\n", net.bandwidth(a)));
+    }
+    s.push_str("]\n");
+    for sw in net.switches() {
+        s.push_str(&format!(
+            "\n[[network.switches]]\nsources = {:?}\ndestinations = {:?}\nbandwidth = {}\nname = {}\n",
+            sw.sources,
+            sw.destinations,
+            sw.bandwidth,
+            toml_string(&sw.name)
+        ));
     }
     s
 }
@@ -373,7 +560,22 @@ pub fn parse_schedule(text: &str, file: &str, inst: &Instance) -> Result<Schedul
                 node(format!("steps[{t}][{i}].to"), tr.to)?;
             }
         }
-        Schedule::StoreForward(steps)
+        match (&inst.model, raw.rounds) {
+            (super::Model::Collective { .. }, rounds) => {
+                let rounds = rounds.unwrap_or_else(|| vec![1; steps.len()]);
+                if rounds.len() != steps.len() {
+                    return Err(err(
+                        "rounds",
+                        format!("{} rounds given for {} steps: one r_s per step", rounds.len(), steps.len()),
+                    ));
+                }
+                Schedule::Collective { steps, rounds }
+            }
+            (_, Some(_)) => {
+                return Err(err("rounds", "only the collective model has rounds per step".into()));
+            }
+            (_, None) => Schedule::StoreForward(steps),
+        }
     } else {
         let sends = raw.sends.unwrap_or_default();
         for (i, s) in sends.iter().enumerate() {
@@ -426,6 +628,10 @@ pub fn schedule_to_json(inst: &Instance, sched: &Schedule) -> Result<String, Inp
         Schedule::StoreForward(steps) => file.steps = Some(steps.clone()),
         Schedule::Itineraries(it) => file.steps = Some(it.explicit_steps()?),
         Schedule::FatTree(sends) => file.sends = Some(sends.clone()),
+        Schedule::Collective { steps, rounds } => {
+            file.steps = Some(steps.clone());
+            file.rounds = Some(rounds.clone());
+        }
     }
     Ok(serde_json::to_string_pretty(&file).expect("schedule serialises"))
 }

@@ -11,11 +11,15 @@ pub mod network;
 pub mod problem;
 pub mod reversal;
 pub mod schedule;
+pub mod topology;
 
 pub use applicability::{Applicability, Refinement};
 pub use capacity::Capacity;
 pub use itinerary::{Direction, Itineraries, Itinerary};
 pub use model::{GatherMode, Mode, Model, ModelClass, Port, PortRule};
-pub use network::{Family, FamilyKind, Network, Node, RingTie};
-pub use problem::{Instance, Message, MessageSpec, Packet, PaperNote, Problem, ProblemKind};
+pub use network::{Family, FamilyKind, Network, Node, RingTie, Switch};
+pub use problem::{
+    Chunk, Collective, CollectiveKind, Instance, Message, MessageSpec, Packet, PaperNote, Problem,
+    ProblemKind,
+};
 pub use schedule::{Control, ControlKind, FatTreeSend, Schedule, Start, Transmission};

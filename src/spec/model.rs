@@ -116,6 +116,12 @@ pub enum Model {
         #[serde(default)]
         rounds: bool,
     },
+    /// SCCL's collective model (docs/spec.md §4.4): chunks, store-and-forward one hop per
+    /// step, multicast, link bandwidths and switch groups per round.
+    Collective {
+        /// The budget R of rounds over all steps (Σ r_s ≤ R); `None`: every step has one round.
+        rounds: Option<u64>,
+    },
 }
 
 fn one() -> usize {
@@ -130,6 +136,7 @@ impl Model {
             Model::Bufferless { .. } => "bufferless",
             Model::StoreForward { .. } => "store-forward",
             Model::FatTree { .. } => "fat-tree",
+            Model::Collective { .. } => "collective",
         }
     }
 }
@@ -163,6 +170,8 @@ pub enum ModelClass {
         /// Whether the round model applies.
         rounds: bool,
     },
+    /// docs/spec.md §4.4.
+    Collective,
 }
 
 impl Model {
@@ -173,6 +182,7 @@ impl Model {
             Model::Bufferless { port, gather, .. } => ModelClass::Bufferless { port, gather },
             Model::StoreForward { rule, mode, .. } => ModelClass::StoreForward { rule, mode },
             Model::FatTree { rounds, .. } => ModelClass::FatTree { rounds },
+            Model::Collective { .. } => ModelClass::Collective,
         }
     }
 }
@@ -187,6 +197,7 @@ impl fmt::Display for ModelClass {
             ModelClass::StoreForward { rule, mode } => write!(f, "store-and-forward {rule} {}", mode.name()),
             ModelClass::FatTree { rounds: false } => f.write_str("fat-tree, pipelined"),
             ModelClass::FatTree { rounds: true } => f.write_str("fat-tree, round model"),
+            ModelClass::Collective => f.write_str("collective (chunks, bandwidths, rounds)"),
         }
     }
 }
@@ -244,6 +255,8 @@ impl fmt::Display for Model {
                     if *rounds { ", round model" } else { "" }
                 )
             }
+            Model::Collective { rounds: Some(r) } => write!(f, "collective, R = {r}"),
+            Model::Collective { rounds: None } => f.write_str("collective, one round per step"),
         }
     }
 }

@@ -116,18 +116,41 @@ pub enum RingTie {
     Alternating,
 }
 
-/// A directed graph with its family. Arcs are indexed `0..arcs.len()`.
+/// A switch group (SCCL's `switches`, docs/spec.md §2.2): in every step, the chunks sent from
+/// its sources to its destinations, counted once per (source, destination) pair, are at most
+/// `bandwidth` times the step's rounds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Switch {
+    /// The sending nodes.
+    pub sources: Vec<Node>,
+    /// The receiving nodes.
+    pub destinations: Vec<Node>,
+    /// Chunks per round, ≥ 1.
+    pub bandwidth: u64,
+    /// Its name (`node_0_out`), for diagnostics.
+    pub name: String,
+}
+
+/// A directed graph with its family. Arcs are indexed `0..arcs.len()`; each has an integer
+/// bandwidth (1 unless the network says otherwise), and switch groups may share budgets.
 #[derive(Debug, Clone)]
 pub struct Network {
     family: Family,
     n: usize,
     arcs: Vec<(Node, Node)>,
     index: HashMap<(Node, Node), usize>,
+    bandwidth: Vec<u64>,
+    switches: Vec<Switch>,
+    /// The registry string of a named topology (`dgx1`, `star:5`), which `spec_string` prints.
+    name: Option<String>,
 }
 
 impl PartialEq for Network {
     fn eq(&self, other: &Self) -> bool {
-        self.family == other.family && self.arcs == other.arcs
+        self.family == other.family
+            && self.arcs == other.arcs
+            && self.bandwidth == other.bandwidth
+            && self.switches == other.switches
     }
 }
 
@@ -246,32 +269,108 @@ impl Network {
 
     /// An explicit graph; arcs must name nodes `0..n` and not repeat.
     pub fn graph(n: usize, arcs: Vec<(Node, Node)>) -> Result<Self, String> {
+        let weighted = arcs.into_iter().map(|(u, v)| (u, v, 1)).collect();
+        Self::weighted(n, weighted, Vec::new())
+    }
+
+    /// An explicit graph with a bandwidth on every arc `(u, v, b)` and switch groups
+    /// (docs/spec.md §2.2). Errors name the arc or switch and the reason.
+    pub fn weighted(n: usize, arcs: Vec<(Node, Node, u64)>, switches: Vec<Switch>) -> Result<Self, String> {
         if n < 1 {
             return Err("a graph needs at least 1 node".into());
         }
+        Resource::Nodes.guard(Some(n as u64), "the network")?;
         let mut seen = std::collections::HashSet::new();
-        for &(u, v) in &arcs {
+        for &(u, v, b) in &arcs {
             if u >= n || v >= n {
-                return Err(format!("arc ({u},{v}) names a node outside 0..{n}"));
+                return Err(format!("arc ({u},{v}) names a node outside 0..{}", n - 1));
             }
             if u == v {
-                return Err(format!("arc ({u},{v}) is a loop"));
+                return Err(format!("arc ({u},{v}) is a self-link"));
             }
             if !seen.insert((u, v)) {
                 return Err(format!("arc ({u},{v}) is listed twice"));
             }
+            if b == 0 {
+                return Err(format!("arc ({u},{v}) has bandwidth 0: leave the arc out instead"));
+            }
         }
-        Ok(Self::from_arcs(Family::Graph(n), n, arcs))
+        for sw in &switches {
+            if sw.bandwidth == 0 {
+                return Err(format!("switch `{}` has bandwidth 0: a switch needs at least 1", sw.name));
+            }
+            if let Some(v) = sw.sources.iter().chain(&sw.destinations).find(|&&v| v >= n) {
+                return Err(format!("switch `{}` names node {v}, outside 0..{}", sw.name, n - 1));
+            }
+            if sw.sources.is_empty() || sw.destinations.is_empty() {
+                return Err(format!("switch `{}` needs at least one source and one destination", sw.name));
+            }
+        }
+        let bandwidth = arcs.iter().map(|a| a.2).collect();
+        let arcs = arcs.into_iter().map(|(u, v, _)| (u, v)).collect();
+        let mut net = Self::from_arcs(Family::Graph(n), n, arcs);
+        net.bandwidth = bandwidth;
+        net.switches = switches;
+        Ok(net)
     }
 
     fn from_arcs(family: Family, n: usize, arcs: Vec<(Node, Node)>) -> Self {
         let index = arcs.iter().enumerate().map(|(i, &a)| (a, i)).collect();
-        Self { family, n, arcs, index }
+        let bandwidth = vec![1; arcs.len()];
+        Self { family, n, arcs, index, bandwidth, switches: Vec::new(), name: None }
+    }
+
+    /// The same network under a registry name, which [`Network::spec_string`] then prints.
+    pub fn named(mut self, name: String) -> Self {
+        self.name = Some(name);
+        self
+    }
+
+    /// The bandwidth of arc `a` (chunks per round; 1 on the papers' families).
+    pub fn bandwidth(&self, a: usize) -> u64 {
+        self.bandwidth[a]
+    }
+
+    /// The switch groups (empty on the papers' families).
+    pub fn switches(&self) -> &[Switch] {
+        &self.switches
+    }
+
+    /// Whether every arc has bandwidth 1 and no switch shares a budget: the networks the
+    /// papers' models (SPEC §4.1–§4.3) are stated for.
+    pub fn is_unit(&self) -> bool {
+        self.bandwidth.iter().all(|&b| b == 1) && self.switches.is_empty()
+    }
+
+    /// Whether the network is an explicit graph (from a file or the topology registry).
+    pub fn is_explicit(&self) -> bool {
+        matches!(self.family, Family::Graph(_))
+    }
+
+    /// The largest finite hop distance between two nodes, and whether every node reaches
+    /// every other.
+    pub fn diameter(&self) -> (usize, bool) {
+        let mut diameter = 0;
+        let mut strong = true;
+        for s in 0..self.n {
+            for d in self.distances_from(s) {
+                if d == usize::MAX {
+                    strong = false;
+                } else {
+                    diameter = diameter.max(d);
+                }
+            }
+        }
+        (diameter, strong)
     }
 
     /// Parses a network string: `path:6`, `ring:7`, `uring:5`, `ula:8`, `mesh:4x4`,
-    /// `torus:5x5`, `esm:4`, `fat-tree:16`, `tree:0,0,1,1` (parent of nodes 1.., root 0).
+    /// `torus:5x5`, `esm:4`, `fat-tree:16`, `tree:0,0,1,1` (parent of nodes 1.., root 0), or a
+    /// name of the topology registry ([`super::topology::TOPOLOGIES`]: `dgx1`, `star:5`, …).
     pub fn parse(s: &str) -> Result<Self, String> {
+        if let Some(net) = super::topology::parse_named(s)? {
+            return Ok(net);
+        }
         let (kind, arg) = s
             .split_once(':')
             .ok_or_else(|| format!("`{s}` is not FAMILY:SIZE (e.g. path:6, ring:7, mesh:4x4)"))?;
@@ -306,7 +405,9 @@ impl Network {
             }
             _ => {
                 return Err(format!(
-                    "unknown network family `{kind}` (known: ula, path, ring, uring, mesh, torus, esm, tree, fat-tree)"
+                    "unknown network family `{kind}` (known: ula, path, ring, uring, mesh, torus, esm, tree, \
+                     fat-tree, {})",
+                    super::topology::names()
                 ));
             }
         };
@@ -352,8 +453,12 @@ impl Network {
         out
     }
 
-    /// The canonical string of a built-in family (`ring:7`), used in reports and `gen`.
+    /// The canonical string of a built-in family (`ring:7`) or a named topology (`dgx1`), used
+    /// in reports and `gen`; `graph:N` for an explicit graph, which files write as a table.
     pub fn spec_string(&self) -> String {
+        if let Some(name) = &self.name {
+            return name.clone();
+        }
         match &self.family {
             Family::Ula(n) => format!("ula:{n}"),
             Family::Path(n) => format!("path:{n}"),

@@ -42,12 +42,18 @@ pub enum Problem {
     Product,
     /// Paper 002: processor i ends with a_0 * ... * a_i.
     Prefix,
+    /// SCCL's collectives on chunks (docs/spec.md §3.6).
+    Collective(Collective),
 }
 
 impl Problem {
-    /// The problem's name as written in files and on the command line.
+    /// The problem's name as written in files and on the command line (a collective's own
+    /// name: `allgather`).
     pub fn name(&self) -> &'static str {
-        self.kind().name()
+        match self {
+            Problem::Collective(c) => c.kind.name(),
+            _ => self.kind().name(),
+        }
     }
 
     /// The problem without its data.
@@ -61,7 +67,104 @@ impl Problem {
             Problem::Broadcast => ProblemKind::Broadcast,
             Problem::Product => ProblemKind::Product,
             Problem::Prefix => ProblemKind::Prefix,
+            Problem::Collective(_) => ProblemKind::Collective,
         }
+    }
+}
+
+/// The collectives of SCCL's model (docs/spec.md §3.6), each on `n` ranks before the C-fold
+/// split of its chunks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CollectiveKind {
+    /// n chunks; chunk c starts at rank c and ends at every rank.
+    Allgather,
+    /// n² chunks; chunk c starts at rank c mod n and ends at rank ⌊c/n⌋.
+    Alltoall,
+    /// 1 chunk from the root to every rank.
+    Broadcast,
+    /// n chunks from the root; chunk c ends at rank c.
+    Scatter,
+    /// n chunks; chunk c starts at rank c and ends at the root.
+    Gather,
+}
+
+impl CollectiveKind {
+    /// Every collective.
+    pub const ALL: [CollectiveKind; 5] = [
+        CollectiveKind::Allgather,
+        CollectiveKind::Alltoall,
+        CollectiveKind::Broadcast,
+        CollectiveKind::Scatter,
+        CollectiveKind::Gather,
+    ];
+
+    /// The name in files, on the command line and in MSCCL's `coll`.
+    pub fn name(self) -> &'static str {
+        match self {
+            CollectiveKind::Allgather => "allgather",
+            CollectiveKind::Alltoall => "alltoall",
+            CollectiveKind::Broadcast => "broadcast",
+            CollectiveKind::Scatter => "scatter",
+            CollectiveKind::Gather => "gather",
+        }
+    }
+
+    /// Parses a collective's name.
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.name() == s)
+    }
+
+    /// Whether a root rank takes part (broadcast, scatter, gather).
+    pub fn rooted(self) -> bool {
+        matches!(self, CollectiveKind::Broadcast | CollectiveKind::Scatter | CollectiveKind::Gather)
+    }
+}
+
+/// A collective instance's data: which collective, the chunks each unit of data is cut into
+/// (SCCL's C) and the root of a rooted collective (0 otherwise).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Collective {
+    /// The collective.
+    pub kind: CollectiveKind,
+    /// C ≥ 1.
+    pub chunks: usize,
+    /// The root (broadcast, scatter, gather).
+    pub root: Node,
+}
+
+/// One chunk of a collective: the ranks that hold it before the first step (SCCL's
+/// precondition) and those that must hold it after the last (its postcondition).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Chunk {
+    /// The ranks that start with it.
+    pub sources: Vec<Node>,
+    /// The ranks that must end with it (sources included where the collective says so).
+    pub targets: Vec<Node>,
+}
+
+impl Collective {
+    /// The chunks on `n` ranks, numbered as SCCL's `chunk_up` does: piece i of the
+    /// collective's chunk c is chunk c·C + i.
+    pub fn chunk_table(&self, n: usize) -> Vec<Chunk> {
+        let root = self.root;
+        let all: Vec<Node> = (0..n).collect();
+        let units: Vec<Chunk> = match self.kind {
+            CollectiveKind::Allgather => {
+                (0..n).map(|c| Chunk { sources: vec![c], targets: all.clone() }).collect()
+            }
+            CollectiveKind::Alltoall => {
+                (0..n * n).map(|c| Chunk { sources: vec![c % n], targets: vec![c / n] }).collect()
+            }
+            CollectiveKind::Broadcast => vec![Chunk { sources: vec![root], targets: all }],
+            CollectiveKind::Scatter => {
+                (0..n).map(|c| Chunk { sources: vec![root], targets: vec![c] }).collect()
+            }
+            CollectiveKind::Gather => {
+                (0..n).map(|c| Chunk { sources: vec![c], targets: vec![root] }).collect()
+            }
+        };
+        units.into_iter().flat_map(|u| std::iter::repeat_n(u, self.chunks)).collect()
     }
 }
 
@@ -86,11 +189,13 @@ pub enum ProblemKind {
     Product,
     /// Paper 002.
     Prefix,
+    /// SCCL's collectives on chunks (allgather, alltoall, broadcast, scatter, gather).
+    Collective,
 }
 
 impl ProblemKind {
     /// Every problem, in the order of the papers' sections in reports and listings.
-    pub const ALL: [ProblemKind; 8] = [
+    pub const ALL: [ProblemKind; 9] = [
         ProblemKind::Chatting,
         ProblemKind::Scatter,
         ProblemKind::Gather,
@@ -99,6 +204,7 @@ impl ProblemKind {
         ProblemKind::Broadcast,
         ProblemKind::Product,
         ProblemKind::Prefix,
+        ProblemKind::Collective,
     ];
 
     /// The name written in files and on the command line (`total-exchange`).
@@ -112,6 +218,7 @@ impl ProblemKind {
             ProblemKind::Broadcast => "broadcast",
             ProblemKind::Product => "product",
             ProblemKind::Prefix => "prefix",
+            ProblemKind::Collective => "collective",
         }
     }
 
@@ -123,6 +230,7 @@ impl ProblemKind {
             ProblemKind::Broadcast | ProblemKind::Product | ProblemKind::Prefix => "002",
             ProblemKind::Gossip => "003",
             ProblemKind::TotalExchange => "004",
+            ProblemKind::Collective => "sccl",
         }
     }
 
@@ -143,7 +251,10 @@ impl fmt::Display for ProblemKind {
 
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        match self {
+            Problem::Collective(c) if c.chunks > 1 => write!(f, "{} (C = {})", c.kind.name(), c.chunks),
+            _ => f.write_str(self.name()),
+        }
     }
 }
 
@@ -263,6 +374,7 @@ impl Instance {
             (Problem::TotalExchange(_), Model::StoreForward { mode: Mode::Move, .. }) => {}
             (Problem::Gossip, Model::StoreForward { mode: Mode::Copy, .. }) => {}
             (Problem::Broadcast | Problem::Product | Problem::Prefix, Model::FatTree { .. }) => {}
+            (Problem::Collective(_), Model::Collective { .. }) => {}
             (p, m) => {
                 return err(
                     "model",
@@ -279,6 +391,17 @@ impl Instance {
                 } else {
                     format!("the fat-tree model needs a `fat-tree:N` network, not `{net}`")
                 },
+            );
+        }
+        if !self.network.is_unit() && !matches!(self.model, Model::Collective { .. }) {
+            return err(
+                "network",
+                format!(
+                    "`{}` has link bandwidths or switch groups, which only the collective model reads; \
+                     the `{}` model counts one item per arc and step",
+                    self.network.spec_string(),
+                    self.model.name()
+                ),
             );
         }
         if let Model::FatTree { capacity, .. } = &self.model {
@@ -390,6 +513,28 @@ impl Instance {
                     }
                 }
             }
+            Problem::Collective(c) => {
+                if c.chunks < 1 {
+                    return err("chunks", "a collective cuts each unit of data into at least 1 chunk".into());
+                }
+                if c.root >= n {
+                    return err(
+                        "root",
+                        format!("node {} is unknown: the network has nodes 0..{}", c.root, n - 1),
+                    );
+                }
+                if let Some((chunk, target)) = self.collective_unreachable() {
+                    return err(
+                        "network",
+                        format!(
+                            "chunk {chunk} of the {} cannot reach rank {target} on `{}`: the network is \
+                             not connected enough for it",
+                            c.kind.name(),
+                            self.network.spec_string()
+                        ),
+                    );
+                }
+            }
             Problem::TotalExchange(Some(d)) => {
                 if d.len() != n || d.iter().any(|row| row.len() != n) {
                     return err("demand", format!("the demand matrix must be {n} x {n}"));
@@ -403,6 +548,20 @@ impl Instance {
         Ok(())
     }
 
+    /// A chunk of a collective and a target it cannot reach from any of its sources, if any.
+    fn collective_unreachable(&self) -> Option<(usize, Node)> {
+        let Problem::Collective(c) = &self.problem else { return None };
+        let n = self.network.len();
+        let dist: Vec<Vec<usize>> = (0..n).map(|s| self.network.distances_from(s)).collect();
+        c.chunk_table(n).iter().enumerate().find_map(|(id, chunk)| {
+            chunk
+                .targets
+                .iter()
+                .find(|&&t| chunk.sources.iter().all(|&s| dist[s][t] == usize::MAX))
+                .map(|&t| (id, t))
+        })
+    }
+
     /// The items the instance moves (total-exchange packets, gossip pieces, messages, scatter
     /// and gather destinations, fat-tree processors); None beyond u64.
     fn item_count(&self) -> Option<u64> {
@@ -411,6 +570,13 @@ impl Instance {
             Problem::TotalExchange(None) | Problem::Gossip => n.checked_mul(n.saturating_sub(1)),
             Problem::TotalExchange(Some(d)) => Some(d.iter().flatten().filter(|&&x| x).count() as u64),
             Problem::Chatting(m) => Some(m.len() as u64),
+            Problem::Collective(c) => {
+                let units = match c.kind {
+                    CollectiveKind::Alltoall => n.checked_mul(n),
+                    _ => Some(n),
+                };
+                units.and_then(|u| u.checked_mul(c.chunks as u64))
+            }
             _ => Some(n),
         }
     }

@@ -104,6 +104,14 @@ pub enum Schedule {
     Itineraries(Itineraries),
     /// Fat-tree sends.
     FatTree(Vec<FatTreeSend>),
+    /// The collective model (docs/spec.md §4.4): per step, the chunks sent on each arc
+    /// (`tokens` are chunk ids) and the step's rounds r_s.
+    Collective {
+        /// Transmissions, step 1 first.
+        steps: Vec<Vec<Transmission>>,
+        /// r_s for every step (`rounds.len() == steps.len()`).
+        rounds: Vec<u64>,
+    },
 }
 
 impl Schedule {
@@ -114,6 +122,7 @@ impl Schedule {
             Schedule::Virtual(_) => "virtual",
             Schedule::StoreForward(_) | Schedule::Itineraries(_) => "store-forward",
             Schedule::FatTree(_) => "fat-tree",
+            Schedule::Collective { .. } => "collective",
         }
     }
 
@@ -125,6 +134,7 @@ impl Schedule {
             Schedule::StoreForward(steps) => steps.iter().map(Vec::len).sum(),
             Schedule::Itineraries(it) => it.hops(),
             Schedule::FatTree(s) => s.len(),
+            Schedule::Collective { steps, .. } => steps.iter().map(Vec::len).sum(),
         }
     }
 
@@ -167,4 +177,7 @@ pub struct ScheduleFile {
     /// Fat-tree sends.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sends: Option<Vec<FatTreeSend>>,
+    /// The collective model: the rounds r_s of every step of `steps` (1 each when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<Vec<u64>>,
 }

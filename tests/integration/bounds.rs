@@ -537,6 +537,7 @@ fn valid_schedule(inst: &Instance) -> (Schedule, u64) {
             (sched, length)
         }
         (Model::FatTree { .. }, _) => panic!("fat-tree schedules are built in their own tests"),
+        (Model::Collective { .. }, _) => panic!("collective schedules are built in their own tests"),
     }
 }
 
