@@ -13,6 +13,7 @@
 //! | [`fat_tree`] | paper 002 §3, §4, §5 | FT-2, FT-11, FT-16..FT-18, FT-24 |
 //! | [`gossip`] | paper 003 §2 | GOS-1, GOS-2; bridge release/tail (new: g(path(n)) = n + ⌊n/2⌋ − 1 under H\*) |
 //! | [`total_exchange`] | paper 004 §2 | TE-1, TE-2, TE-23 |
+//! | [`collective`] | SCCL (PPoPP'21) §5 | distance, receive bandwidth (rounds) |
 //! | [`generic`] | — | release/tail congestion, single-port totals, distance, total load, port, cut |
 //!
 //! The generic bounds apply to any network and are computed from what the instance actually
@@ -20,6 +21,7 @@
 //! arbitrary chatting message sets get correct bounds too.
 
 pub mod chatting;
+pub mod collective;
 pub mod fat_tree;
 pub mod generic;
 pub mod gossip;
@@ -76,6 +78,7 @@ pub fn lower_bounds(instance: &Instance) -> Vec<Bound> {
         (Problem::Broadcast | Problem::Product | Problem::Prefix, Model::FatTree { .. }) => {
             out.extend(fat_tree::bounds(instance));
         }
+        (Problem::Collective(_), Model::Collective { .. }) => out.extend(collective::bounds(instance)),
         _ => {}
     }
     out

@@ -6,6 +6,7 @@
 //! per algorithm. Adding an algorithm is one file plus one line in its paper's table.
 
 pub mod chatting;
+pub mod collective;
 pub mod fat_tree;
 pub mod gossip;
 pub mod scatter_gather;
@@ -58,10 +59,17 @@ impl Method {
 
 /// Every registered algorithm.
 pub fn all() -> Vec<&'static Method> {
-    [chatting::METHODS, scatter_gather::METHODS, fat_tree::METHODS, gossip::METHODS, total_exchange::METHODS]
-        .into_iter()
-        .flatten()
-        .collect()
+    [
+        chatting::METHODS,
+        scatter_gather::METHODS,
+        fat_tree::METHODS,
+        gossip::METHODS,
+        total_exchange::METHODS,
+        collective::METHODS,
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 /// The algorithm with this name.

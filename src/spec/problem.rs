@@ -234,11 +234,23 @@ impl ProblemKind {
         }
     }
 
-    /// Parses a problem name.
+    /// Parses a problem name; a collective is named by its own name (`allgather`), and the
+    /// error lists those.
     pub fn parse(s: &str) -> Result<Self, String> {
-        Self::ALL.into_iter().find(|p| p.name() == s).ok_or_else(|| {
-            let names: Vec<&str> = Self::ALL.iter().map(|p| p.name()).collect();
-            format!("unknown problem `{s}` (known: {})", names.join(", "))
+        if CollectiveKind::parse(s).is_some() {
+            return Ok(ProblemKind::Collective);
+        }
+        Self::ALL.into_iter().filter(|&p| p != ProblemKind::Collective).find(|p| p.name() == s).ok_or_else(|| {
+            let names: Vec<&str> = Self::ALL
+                .iter()
+                .filter(|&&p| p != ProblemKind::Collective)
+                .map(|p| p.name())
+                .chain(["allgather", "alltoall"])
+                .collect();
+            format!(
+                "unknown problem `{s}` (known: {}; broadcast, scatter and gather also in the collective model)",
+                names.join(", ")
+            )
         })
     }
 }

@@ -9,6 +9,7 @@
 //! [`time_expanded`].
 
 pub mod bufferless;
+pub mod collective;
 pub mod fat_tree;
 pub mod gossip;
 pub mod time_expanded;
@@ -55,6 +56,13 @@ pub enum Event {
 /// Which [`Schedule`] variant a model's answers decode into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shape {
+    /// [`Schedule::Collective`] from [`Event::Hop`]s (tokens are chunks); with `rounds`, the
+    /// rounds of step t are the value of variable t − 1, else every step has one round. Steps
+    /// that send nothing are dropped ([`collective`]).
+    Collective {
+        /// Whether the model has round variables.
+        rounds: bool,
+    },
     /// [`Schedule::StoreForward`] from [`Event::Hop`]s.
     StoreForward,
     /// [`Schedule::Bufferless`] from [`Event::Start`]s and [`Event::WakeUp`]s.
@@ -98,24 +106,9 @@ impl Encoding {
     pub fn decode(&self, values: &[i64]) -> Schedule {
         let set = self.events.iter().filter(|(var, _)| values[var.index()] == 1).map(|&(_, e)| e);
         match self.shape {
+            Shape::Collective { rounds } => self.decode_collective(set, values, rounds),
             Shape::StoreForward => {
-                let mut steps: Vec<Vec<Transmission>> = vec![Vec::new(); self.horizon as usize];
-                for event in set {
-                    let Event::Hop { token, from, to, step } = event else {
-                        panic!("{event:?} in a hop model")
-                    };
-                    let step = &mut steps[step as usize - 1];
-                    match step.iter_mut().find(|tr| tr.from == from && tr.to == to) {
-                        Some(tr) => tr.tokens.push(token),
-                        None => step.push(Transmission { from, to, tokens: vec![token] }),
-                    }
-                }
-                for step in &mut steps {
-                    step.sort_by_key(|tr| (tr.from, tr.to));
-                    for tr in step.iter_mut() {
-                        tr.tokens.sort_unstable();
-                    }
-                }
+                let mut steps = self.transmissions(set);
                 let first = steps.iter().position(|s| !s.is_empty()).unwrap_or(steps.len());
                 let last = steps.iter().rposition(|s| !s.is_empty()).map_or(first, |l| l + 1);
                 Schedule::StoreForward(steps.drain(first..last).collect())
@@ -162,6 +155,39 @@ impl Encoding {
                 Schedule::FatTree(sends)
             }
         }
+    }
+}
+
+impl Encoding {
+    /// [`Encoding::decode`] for [`Shape::Collective`].
+    fn decode_collective(&self, set: impl Iterator<Item = Event>, values: &[i64], rounds: bool) -> Schedule {
+        let (mut kept, mut kept_rounds) = (Vec::new(), Vec::new());
+        for (t, step) in self.transmissions(set).into_iter().enumerate().filter(|(_, s)| !s.is_empty()) {
+            kept.push(step);
+            kept_rounds.push(if rounds { values[t] as u64 } else { 1 });
+        }
+        Schedule::Collective { steps: kept, rounds: kept_rounds }
+    }
+
+    /// The hops as transmissions, one list per step 1..=T: the hops on one arc in one step form
+    /// one transmission; transmissions sorted by arc, tokens in increasing order.
+    fn transmissions(&self, set: impl Iterator<Item = Event>) -> Vec<Vec<Transmission>> {
+        let mut steps: Vec<Vec<Transmission>> = vec![Vec::new(); self.horizon as usize];
+        for event in set {
+            let Event::Hop { token, from, to, step } = event else { panic!("{event:?} in a hop model") };
+            let step = &mut steps[step as usize - 1];
+            match step.iter_mut().find(|tr| tr.from == from && tr.to == to) {
+                Some(tr) => tr.tokens.push(token),
+                None => step.push(Transmission { from, to, tokens: vec![token] }),
+            }
+        }
+        for step in &mut steps {
+            step.sort_by_key(|tr| (tr.from, tr.to));
+            for tr in step.iter_mut() {
+                tr.tokens.sort_unstable();
+            }
+        }
+        steps
     }
 }
 
@@ -291,6 +317,7 @@ pub static ENCODERS: &[EncoderEntry] = &[
     bufferless::DISTRIBUTED_GATHER,
     fat_tree::BROADCAST,
     fat_tree::PRODUCT_PREFIX,
+    collective::ENTRY,
 ];
 
 /// The registered encoder for the instance, or [`Error::NotApplicable`] with every entry's

@@ -1,0 +1,168 @@
+//! # The collective algorithms people compare against (docs/spec.md §4.4)
+//!
+//! Every algorithm here is a choice of **route trees**, one per chunk: an arborescence from the
+//! chunk's source that reaches each of its targets. One engine, [`pipeline`], then schedules the
+//! trees step by step: a tree arc u → v can carry chunk c in step s once u holds c at the end of
+//! step s − 1; each arc takes at most b·r chunks per step and each switch group b·r, the
+//! farthest-reaching chunks first (the height of the subtree below v, then the chunk id). Every
+//! step has the same r rounds: r = 1 without a budget; with a budget R, the least r whose
+//! schedule of S steps fits S·r ≤ R.
+//!
+//! | method | file | networks | route trees |
+//! |---|---|---|---|
+//! | `direct` | [`direct`](mod@direct) | every source linked to every target | one arc per target |
+//! | `ring` | [`ring`](mod@ring) | a directed Hamiltonian cycle | along the cycle |
+//! | `recursive-doubling` | [`recursive_doubling`](mod@recursive_doubling) | 2^k nodes, i → i xor 2^j arcs | binomial trees (allgather, broadcast) |
+//! | `shortest-path-trees` | [`shortest_path_trees`](mod@shortest_path_trees) | any | breadth-first, widest arcs first |
+
+pub mod direct;
+pub mod recursive_doubling;
+pub mod ring;
+pub mod shortest_path_trees;
+
+use crate::error::{Error, Result};
+use crate::spec::{
+    Applicability, Chunk, Instance, Model, ModelClass, Node, Problem, ProblemKind, Schedule, Transmission,
+};
+
+/// The registered collective algorithms.
+pub static METHODS: &[super::Method] =
+    &[direct::METHOD, ring::METHOD, recursive_doubling::METHOD, shortest_path_trees::METHOD];
+
+/// Every collective of the collective model, on any network (algorithms refine it).
+pub(crate) const fn applicability(refine: Option<crate::spec::Refinement>) -> Applicability {
+    Applicability {
+        problems: &[ProblemKind::Collective],
+        models: &[ModelClass::Collective],
+        families: &[],
+        refine,
+        model_note: "",
+    }
+}
+
+/// The route tree of one chunk: `parent[v]` is the node v receives the chunk from (`None` for
+/// the chunk's sources and for nodes off the tree).
+pub type RouteTree = Vec<Option<Node>>;
+
+/// The instance's chunks.
+pub(crate) fn chunks(inst: &Instance) -> Vec<Chunk> {
+    match &inst.problem {
+        Problem::Collective(c) => c.chunk_table(inst.network.len()),
+        _ => Vec::new(),
+    }
+}
+
+/// The tree that keeps only the arcs of `parent` on the way to `targets` (a breadth-first
+/// tree pruned to what the chunk needs).
+pub(crate) fn prune(parent: &[Option<Node>], chunk: &Chunk) -> RouteTree {
+    let mut tree = vec![None; parent.len()];
+    for &t in chunk.targets.iter().filter(|t| !chunk.sources.contains(t)) {
+        let mut v = t;
+        while let Some(u) = parent[v] {
+            if tree[v].is_some() {
+                break;
+            }
+            tree[v] = Some(u);
+            v = u;
+        }
+    }
+    tree
+}
+
+/// Schedules the route trees (module documentation), trying r = 1, 2, … rounds per step until
+/// the budget fits.
+pub fn pipeline(inst: &Instance, trees: &[RouteTree]) -> Result<Schedule> {
+    let budget = match inst.model {
+        Model::Collective { rounds } => rounds,
+        _ => None,
+    };
+    let mut r = 1;
+    loop {
+        let steps = pipeline_with_rounds(inst, trees, r)?;
+        let used = steps.len() as u64 * r;
+        match budget {
+            Some(b) if used > b => {
+                // More rounds per step only shortens the schedule down to its depth.
+                if steps.len() as u64 * (r + 1) > b && r >= b {
+                    return Err(Error::NotApplicable {
+                        method: "collective pipeline".into(),
+                        reason: format!("its route trees need more rounds than the budget R = {b}"),
+                    });
+                }
+                r += 1;
+            }
+            _ => return Ok(Schedule::Collective { rounds: vec![r; steps.len()], steps }),
+        }
+    }
+}
+
+/// [`pipeline`] with `r` rounds in every step.
+fn pipeline_with_rounds(inst: &Instance, trees: &[RouteTree], r: u64) -> Result<Vec<Vec<Transmission>>> {
+    let net = &inst.network;
+    let n = net.len();
+    let chunks = chunks(inst);
+    // Height of the subtree below each tree node, for the priority.
+    let mut height = vec![vec![0usize; n]; trees.len()];
+    for (c, tree) in trees.iter().enumerate() {
+        for mut v in 0..n {
+            let mut h = 0;
+            while let Some(u) = tree[v] {
+                h += 1;
+                height[c][u] = height[c][u].max(h);
+                v = u;
+            }
+        }
+    }
+    let mut held: Vec<Vec<bool>> =
+        chunks.iter().map(|chunk| (0..n).map(|v| chunk.sources.contains(&v)).collect()).collect();
+    let mut pending: Vec<(usize, Node, Node)> =
+        (0..trees.len()).flat_map(|c| (0..n).filter_map(move |v| trees[c][v].map(|u| (c, u, v)))).collect();
+    pending.sort_by_key(|&(c, _, v)| (std::cmp::Reverse(height[c][v]), c, v));
+    let mut steps = Vec::new();
+    while !pending.is_empty() {
+        let mut arc_load = vec![0u64; net.arcs().len()];
+        let mut switch_load = vec![0u64; net.switches().len()];
+        let mut step: Vec<Transmission> = Vec::new();
+        let mut left = Vec::with_capacity(pending.len());
+        for &(c, u, v) in &pending {
+            let arc = net.arc(u, v).ok_or_else(|| Error::NotApplicable {
+                method: "collective pipeline".into(),
+                reason: format!("its route tree for chunk {c} uses ({u},{v}), which is not an arc"),
+            })?;
+            let switches: Vec<usize> = (0..net.switches().len())
+                .filter(|&i| {
+                    net.switches()[i].sources.contains(&u) && net.switches()[i].destinations.contains(&v)
+                })
+                .collect();
+            let fits = arc_load[arc] < net.bandwidth(arc) * r
+                && switches.iter().all(|&i| switch_load[i] < net.switches()[i].bandwidth * r);
+            if !held[c][u] || !fits {
+                left.push((c, u, v));
+                continue;
+            }
+            arc_load[arc] += 1;
+            for i in switches {
+                switch_load[i] += 1;
+            }
+            match step.iter_mut().find(|tr| tr.from == u && tr.to == v) {
+                Some(tr) => tr.tokens.push(c),
+                None => step.push(Transmission { from: u, to: v, tokens: vec![c] }),
+            }
+        }
+        if step.is_empty() {
+            return Err(Error::NotApplicable {
+                method: "collective pipeline".into(),
+                reason: "its route trees do not reach every target from a source".into(),
+            });
+        }
+        for tr in &step {
+            for &c in &tr.tokens {
+                held[c][tr.to] = true;
+            }
+        }
+        step.sort_by_key(|tr| (tr.from, tr.to));
+        steps.push(step);
+        pending = left;
+    }
+    Ok(steps)
+}
