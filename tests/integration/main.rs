@@ -9,6 +9,7 @@ mod checker_bufferless;
 mod checker_fat_tree;
 mod checker_sf;
 mod cli;
+mod collective;
 mod common;
 mod exact;
 mod fat_tree_algorithms;
