@@ -731,7 +731,7 @@ pub fn generate(g: &GenArgs) -> Result<Instance> {
     Ok(inst)
 }
 
-/// An explicit network as the instance file's `[network]` table (docs/spec.md §2.2).
+/// An explicit network as the instance file's `[network]` table (docs/spec.md §2.4).
 fn network_table(net: &Network) -> toml::Value {
     let mut t = toml::Table::new();
     t.insert("nodes".into(), (net.len() as i64).into());

@@ -154,7 +154,7 @@ pub fn parse_instance(text: &str, file: &str, default_name: &str) -> Result<Inst
         )
     })?;
     let err = |field: &str, reason: String| InputError::new(file, field, reason);
-    // A network string, or an explicit network as a table (docs/spec.md §2.2).
+    // A network string, or an explicit network as a table (docs/spec.md §2.4).
     let network = match raw.network {
         toml::Value::String(name) => Network::parse(&name).map_err(|r| err("network", r))?,
         toml::Value::Table(table) => {
@@ -461,7 +461,7 @@ pub fn instance_to_toml(inst: &Instance) -> String {
     s
 }
 
-/// An explicit network as the `[network]` table (docs/spec.md §2.2): one `arcs` entry
+/// An explicit network as the `[network]` table (docs/spec.md §2.4): one `arcs` entry
 /// `[u, v, bandwidth]` per arc, and the switch groups.
 fn explicit_network_toml(net: &Network) -> String {
     let mut s =

@@ -116,7 +116,7 @@ pub enum RingTie {
     Alternating,
 }
 
-/// A switch group (SCCL's `switches`, docs/spec.md §2.2): in every step, the chunks sent from
+/// A switch group (SCCL's `switches`, docs/spec.md §2.4): in every step, the chunks sent from
 /// its sources to its destinations, counted once per (source, destination) pair, are at most
 /// `bandwidth` times the step's rounds.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -274,7 +274,7 @@ impl Network {
     }
 
     /// An explicit graph with a bandwidth on every arc `(u, v, b)` and switch groups
-    /// (docs/spec.md §2.2). Errors name the arc or switch and the reason.
+    /// (docs/spec.md §2.4). Errors name the arc or switch and the reason.
     pub fn weighted(n: usize, arcs: Vec<(Node, Node, u64)>, switches: Vec<Switch>) -> Result<Self, String> {
         if n < 1 {
             return Err("a graph needs at least 1 node".into());

@@ -42,7 +42,7 @@ pub enum Problem {
     Product,
     /// Paper 002: processor i ends with a_0 * ... * a_i.
     Prefix,
-    /// SCCL's collectives on chunks (docs/spec.md §3.6).
+    /// SCCL's collectives on chunks (docs/spec.md §3.1).
     Collective(Collective),
 }
 
@@ -72,7 +72,7 @@ impl Problem {
     }
 }
 
-/// The collectives of SCCL's model (docs/spec.md §3.6), each on `n` ranks before the C-fold
+/// The collectives of SCCL's model (docs/spec.md §3.1), each on `n` ranks before the C-fold
 /// split of its chunks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

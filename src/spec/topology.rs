@@ -1,5 +1,5 @@
 //! Networks with link bandwidths and switch groups, as the collective-synthesis tools describe
-//! machines (docs/spec.md §2.2): SCCL's bandwidth matrix `links[dst][src]`, its serialised
+//! machines (docs/spec.md §2.4): SCCL's bandwidth matrix `links[dst][src]`, its serialised
 //! topology JSON, and a registry of the named machines it ships.
 //!
 //! The named topologies follow msccl-tools (`msccl/topologies/{generic,nvidia,amd}.py`, MIT

@@ -1,4 +1,4 @@
-//! The collective model (docs/spec.md §2.2, §3.6, §4.4): networks with bandwidths and switch
+//! The collective model (docs/spec.md §2.4, §3.6, §4.4): networks with bandwidths and switch
 //! groups, the checker's diagnoses, SCCL's own test rows decided by every backend in the build,
 //! the algorithms, and properties over random weighted graphs.
 
