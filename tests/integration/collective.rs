@@ -239,3 +239,26 @@ proptest! {
         prop_assert!(bound <= optima[0] && optima[0] <= best, "bound {bound}, optimum {}, best algorithm {best}", optima[0]);
     }
 }
+
+/// Topology JSON written by msccl-tools itself (tests/data/topologies/README.md) loads
+/// unchanged, `links[dst][src]`, and equals the registry's machine where there is one.
+#[test]
+fn msccl_tools_topology_files_load_unchanged() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/topologies");
+    let load = |file: &str| commsched::spec::topology::load_topology(&dir.join(file)).unwrap();
+    for (file, name) in [
+        ("dgx1.json", "dgx1"),
+        ("amd4.json", "amd4"),
+        ("amd8.json", "amd8"),
+        ("hub_and_spoke_4.json", "hub-and-spoke:4"),
+    ] {
+        assert_eq!(load(file), Network::parse(name).unwrap(), "{file}");
+    }
+    let star = load("star_4_blocking.json");
+    assert_eq!((star.arcs().len(), star.switches().len()), (6, 2));
+    assert_eq!(star.switches()[0].name, "to_points");
+    let two_dgx1 = load("dgx1_x2_fully_connected.json");
+    assert_eq!((two_dgx1.len(), two_dgx1.arcs().len()), (16, 192));
+    assert_eq!(two_dgx1.bandwidth(two_dgx1.arc(0, 1).unwrap()), 2);
+    assert_eq!(two_dgx1.diameter(), (2, true));
+}

@@ -83,12 +83,12 @@ impl<'a> Collective<'a> {
     }
 
     /// Hops from the nearest source of `chunk` to `u`.
-    fn from_source(&self, chunk: &Chunk, u: Node) -> usize {
+    fn hops_from_source(&self, chunk: &Chunk, u: Node) -> usize {
         chunk.sources.iter().map(|&s| self.dist[s][u]).min().unwrap_or(usize::MAX)
     }
 
     /// Hops from `v` to the nearest target of `chunk` that does not start with it.
-    fn to_target(&self, chunk: &Chunk, v: Node) -> usize {
+    fn hops_to_target(&self, chunk: &Chunk, v: Node) -> usize {
         chunk
             .targets
             .iter()
@@ -99,24 +99,24 @@ impl<'a> Collective<'a> {
     }
 
     /// The steps in which chunk `c` may cross arc `(u, v)` at horizon T (pruning above).
-    fn window(&self, c: usize, u: Node, v: Node, horizon: u64) -> std::ops::RangeInclusive<u64> {
+    fn window(&self, c: usize, u: Node, v: Node, horizon: u64) -> std::ops::Range<u64> {
         let chunk = &self.chunks[c];
         if chunk.sources.contains(&v) {
-            return 1..=0;
+            return 0..0;
         }
-        let earliest = self.from_source(chunk, u);
+        let earliest = self.hops_from_source(chunk, u);
         if earliest == usize::MAX {
-            return 1..=0;
+            return 0..0;
         }
         let latest = if chunk.targets.contains(&v) {
             horizon
         } else {
-            match self.to_target(chunk, v) {
+            match self.hops_to_target(chunk, v) {
                 usize::MAX => 0,
                 d => horizon.saturating_sub(d as u64),
             }
         };
-        (earliest as u64 + 1)..=latest
+        (earliest as u64 + 1)..(latest + 1)
     }
 
     fn count(&self, horizon: u64) -> usize {

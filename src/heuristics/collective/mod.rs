@@ -104,8 +104,8 @@ fn pipeline_with_rounds(inst: &Instance, trees: &[RouteTree], r: u64) -> Result<
     // Height of the subtree below each tree node, for the priority.
     let mut height = vec![vec![0usize; n]; trees.len()];
     for (c, tree) in trees.iter().enumerate() {
-        for mut v in 0..n {
-            let mut h = 0;
+        for start in 0..n {
+            let (mut v, mut h) = (start, 0);
             while let Some(u) = tree[v] {
                 h += 1;
                 height[c][u] = height[c][u].max(h);
