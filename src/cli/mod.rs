@@ -615,10 +615,16 @@ fn export_horizon(inst: &Instance) -> Option<u64> {
 /// Builds the instance `commsched gen` writes, validated exactly like a file.
 pub fn generate(g: &GenArgs) -> Result<Instance> {
     let mut t = toml::Table::new();
-    let name = g.name.clone().unwrap_or_else(|| format!("{}-{}", g.problem, g.network.replace(':', "")));
+    // A topology file names the instance by its stem (`allgather-dgx1` for `topo/dgx1.json`).
+    let network_name = match g.network.strip_suffix(".json") {
+        Some(_) => {
+            Path::new(&g.network).file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned())
+        }
+        None => g.network.replace(':', ""),
+    };
+    let name = g.name.clone().unwrap_or_else(|| format!("{}-{network_name}", g.problem));
     t.insert("name".into(), name.clone().into());
     t.insert("problem".into(), g.problem.clone().into());
-    let name = name.strip_suffix(".json").unwrap_or(&name).replace('/', "-");
     if g.network.ends_with(".json") {
         let net = commsched::spec::topology::load_topology(Path::new(&g.network))?;
         t.insert("network".into(), network_table(&net));

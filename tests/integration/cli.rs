@@ -1021,3 +1021,31 @@ fn solve_certifies_a_users_incumbent_and_refuses_a_bad_one() {
     assert_eq!(code, 2);
     assert!(stderr.contains("field `--incumbent`: starts an exact search"), "{stderr}");
 }
+
+/// `gen` reads an msccl-tools topology file into an explicit `[network]` table named after the
+/// file, and refuses a malformed one in one line naming the file and field (exit 2).
+#[test]
+fn gen_reads_topology_files() {
+    let (code, toml, stderr) =
+        run(&["gen", "allgather", "--network", "tests/data/topologies/dgx1.json", "--chunks", "2"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(toml.contains("name = \"allgather-dgx1\"") && toml.contains("[network]"), "{toml}");
+    let inst = commsched::spec::io::parse_instance(&toml, "gen.toml", "gen").unwrap();
+    assert_eq!(inst.network, commsched::spec::Network::parse("dgx1").unwrap());
+    let dir = std::env::temp_dir().join(format!("commsched-topology-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.json");
+    std::fs::write(
+        &bad,
+        r#"{"msccl_type": "topology", "name": "x", "links": [[0, 1], [1]], "switches": []}"#,
+    )
+    .unwrap();
+    let (code, _, stderr) = run(&["gen", "allgather", "--network", bad.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("bad.json: field `links[1]`: has 1 entries: the matrix must be square (2 x 2)"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
