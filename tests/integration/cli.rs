@@ -369,7 +369,10 @@ fn list_and_bench_print_json_and_other_commands_refuse_formats_they_cannot_print
     let problems = v.as_array().expect("an array of problems");
     assert_eq!(problems.len(), 9);
     let collective = problems.iter().find(|p| p["problem"] == "collective").unwrap();
-    assert!(collective["exact"].as_array().unwrap().iter().any(|e| e["name"] == "collective"));
+    assert!(
+        collective["exact"].as_array().unwrap().iter().any(|e| e["encoder"] == "collective"),
+        "{collective}"
+    );
     let te = problems.iter().find(|p| p["problem"] == "total-exchange").unwrap();
     assert!(te["algorithms"].as_array().unwrap().iter().any(|a| a["name"] == "furthest-first"));
     assert!(te["exact"].as_array().unwrap().iter().all(|e| e["backends"].is_array()));

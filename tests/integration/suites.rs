@@ -99,6 +99,18 @@ fn tiny_instances() -> Vec<Instance> {
             }
         }
     }
+    // The collective model (one round per step): switch groups, multicast, C = 2.
+    for (problem, net, extra) in [
+        ("allgather", "path:3", ""),
+        ("allgather", "fully-connected:4", ""),
+        ("allgather", "hub-and-spoke:3", ""),
+        ("alltoall", "ring:3", ""),
+        ("broadcast", "star:3", "chunks = 2\n"),
+    ] {
+        let text =
+            format!("problem = \"{problem}\"\nnetwork = \"{net}\"\n{extra}[model]\nkind = \"collective\"\n");
+        out.push(parse_instance(&text, "<suite>", &format!("{problem}-{net}")).unwrap());
+    }
     out
 }
 
@@ -203,8 +215,76 @@ pub(crate) fn brute_force(inst: &Instance, limit: u64) -> Option<u64> {
     match inst.model {
         Model::Bufferless { .. } => start_search(inst, limit),
         Model::FatTree { .. } => fat_tree_search(inst, limit),
+        Model::Collective { rounds: None } => collective_search(inst, limit),
         _ => store_forward_search(inst, limit),
     }
+}
+
+/// The least number of steps of a collective with one round per step (docs/spec.md §4.4), up to
+/// `limit`, by breadth-first search over what every node holds: each step sends any set of
+/// (chunk, arc) pairs whose sender holds the chunk and whose receiver does not, within every
+/// arc's and switch group's bandwidth, one copy of a chunk per receiver.
+fn collective_search(inst: &Instance, limit: u64) -> Option<u64> {
+    let Problem::Collective(c) = &inst.problem else { return None };
+    let net = &inst.network;
+    let n = net.len();
+    let chunks = c.chunk_table(n);
+    let bit = |chunk: usize, v: usize| 1u64 << (chunk * n + v);
+    let start: u64 =
+        chunks.iter().enumerate().flat_map(|(i, ch)| ch.sources.iter().map(move |&v| bit(i, v))).sum();
+    let goal: u64 = chunks
+        .iter()
+        .enumerate()
+        .flat_map(|(i, ch)| ch.targets.iter().map(move |&v| bit(i, v)))
+        .fold(0, |a, b| a | b);
+    let mut level = HashSet::from([start]);
+    for steps in 0..=limit {
+        if level.iter().any(|&s| s & goal == goal) {
+            return Some(steps);
+        }
+        let mut next = HashSet::new();
+        for &held in &level {
+            let candidates: Vec<(usize, usize)> = (0..chunks.len())
+                .flat_map(|ch| (0..net.arcs().len()).map(move |a| (ch, a)))
+                .filter(|&(ch, a)| {
+                    let (u, v) = net.arcs()[a];
+                    held & bit(ch, u) != 0 && held & bit(ch, v) == 0
+                })
+                .collect();
+            'subsets: for mask in 1u64..(1 << candidates.len()) {
+                let chosen: Vec<(usize, usize)> =
+                    (0..candidates.len()).filter(|&i| mask >> i & 1 == 1).map(|i| candidates[i]).collect();
+                let mut after = held;
+                for &(ch, a) in &chosen {
+                    let v = net.arcs()[a].1;
+                    if after & bit(ch, v) != 0 && held & bit(ch, v) == 0 {
+                        continue 'subsets; // a second copy for the same receiver
+                    }
+                    after |= bit(ch, v);
+                }
+                let over = |arcs: &dyn Fn(usize) -> bool, cap: u64| {
+                    chosen.iter().filter(|&&(_, a)| arcs(a)).count() as u64 > cap
+                };
+                if (0..net.arcs().len()).any(|a| over(&|b| b == a, net.bandwidth(a))) {
+                    continue;
+                }
+                if net.switches().iter().any(|sw| {
+                    over(
+                        &|a| {
+                            sw.sources.contains(&net.arcs()[a].0)
+                                && sw.destinations.contains(&net.arcs()[a].1)
+                        },
+                        sw.bandwidth,
+                    )
+                }) {
+                    continue;
+                }
+                next.insert(after);
+            }
+        }
+        level = next;
+    }
+    None
 }
 
 /// The least length of a broadcast from P_0 on an ideal fat-tree (docs/spec.md §4.3), up to
