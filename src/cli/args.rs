@@ -135,6 +135,43 @@ pub enum Command {
         /// the search only has to prove that nothing shorter exists (exact methods only).
         #[arg(long)]
         incumbent: Option<PathBuf>,
+        /// Decide one point instead of searching for the optimum: is there a schedule of at
+        /// most S steps? The answer is a checked witness, or "infeasible" with its evidence
+        /// (a bound, a checked proof with sat, the solver's word with ilp and smt); with
+        /// --certificate, a folder that `verify` re-checks (exact methods only).
+        #[arg(long, value_name = "S")]
+        steps: Option<u64>,
+        /// With --steps, on a collective: the round budget R (SCCL's (S, R, C) question),
+        /// replacing the instance's.
+        #[arg(long, value_name = "R", requires = "steps")]
+        rounds: Option<u64>,
+    },
+    /// Walk SCCL's latency-bandwidth frontier of a collective: for C = 1, 2, ... the least
+    /// rounds R, then the least steps S; each point with its certificate, each refuted (C, R)
+    /// with its evidence; ends when R/C meets the multicommodity-flow bound.
+    Pareto {
+        /// A collective (allgather, alltoall, broadcast, scatter, gather) with --network, or a
+        /// collective instance file (*.toml).
+        target: String,
+        /// The network, as `gen --network` takes it (dgx1, amd4, topo.json, ...).
+        #[arg(long)]
+        network: Option<String>,
+        /// The root of a broadcast, scatter or gather (default 0).
+        #[arg(long)]
+        root: Option<usize>,
+        /// The largest C tried.
+        #[arg(long, default_value_t = 8)]
+        max_chunks: usize,
+        /// exact (the encoder's measured first backend), ilp, smt or sat.
+        #[arg(long, default_value = "exact")]
+        method: String,
+        /// Limits of each decision (the timeout applies to each solve on its own).
+        #[command(flatten)]
+        limits: Limits,
+        /// Write a certificate folder `cC-rR` per point and per refuted (C, R) under this
+        /// directory (`verify` re-checks each).
+        #[arg(long)]
+        certificate: Option<PathBuf>,
     },
     /// Re-check a certificate folder written by `solve --certificate`: the hashes, the witness,
     /// the lower bound or the CNF (re-encoded) and its proof. Exit 0 if valid, 1 if not.
@@ -331,7 +368,7 @@ pub struct Limits {
 }
 
 /// `commsched gen` arguments.
-#[derive(Debug, Clone, Args)]
+#[derive(Debug, Clone, Default, Args)]
 pub struct GenArgs {
     /// Problem: chatting, scatter, gather, total-exchange, gossip, broadcast, product, prefix, or a
     /// collective of the collective model: allgather, alltoall (and broadcast, scatter, gather

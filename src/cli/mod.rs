@@ -5,6 +5,7 @@
 
 pub mod args;
 mod bench;
+mod decide;
 mod results;
 mod sweep;
 
@@ -107,7 +108,42 @@ pub fn run(cli: Cli) -> Result<u8> {
             draw(&instance, &schedule, &file, style, &mut out)
         }
         Command::Bounds { instance } => bounds_cmd(&instance, format, &mut out),
-        Command::Solve { instance, method, limits, out: file, certificate, incumbent } => {
+        Command::Solve {
+            instance,
+            method,
+            limits,
+            out: file,
+            certificate,
+            steps: Some(steps),
+            rounds,
+            incumbent,
+        } => {
+            if incumbent.is_some() {
+                return Err(InputError::new(
+                    "<flags>",
+                    "--incumbent",
+                    "starts a search; --steps decides one point",
+                )
+                .into());
+            }
+            let files = (file.as_deref(), certificate.as_deref());
+            decide::decide(&instance, &method, (steps, rounds), &limits, files, format, &mut out)
+        }
+        Command::Pareto { target, network, root, max_chunks, method, limits, certificate } => {
+            let args = decide::ParetoArgs {
+                target: &target,
+                network: network.as_deref(),
+                root,
+                max_chunks,
+                method: &method,
+                limits: &limits,
+                certificate: certificate.as_deref(),
+            };
+            decide::pareto(&args, format, &mut out)
+        }
+        Command::Solve {
+            instance, method, limits, out: file, certificate, incumbent, steps: None, ..
+        } => {
             let files = SolveFiles {
                 out: file.as_deref(),
                 certificate: certificate.as_deref(),
@@ -189,6 +225,7 @@ fn refuse_format(command: &Command, format: Format) -> Result<()> {
         Command::Check { .. } => ("check", &[Format::Text, Format::Json, Format::Markdown]),
         Command::Bounds { .. } => ("bounds", &[Format::Text, Format::Json, Format::Markdown]),
         Command::Solve { .. } => ("solve", &[Format::Text, Format::Json, Format::Markdown]),
+        Command::Pareto { .. } => ("pareto", &[Format::Text, Format::Json]),
         Command::List => ("list", &[Format::Text, Format::Json, Format::Markdown]),
         Command::Bench { exact: true, .. } => ("bench --exact", &[Format::Text]),
         Command::Bench { .. } => ("bench", &[Format::Text, Format::Json, Format::Markdown]),

@@ -91,9 +91,11 @@
 
 pub mod backend;
 pub mod cnf;
+pub mod decision;
 pub mod encode;
 pub mod export;
 pub mod ir;
+pub mod pareto;
 
 pub use backend::{Aim, Backend, BackendAnswer, BackendKind, Limits};
 pub use export::{export, model_file};

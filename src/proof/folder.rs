@@ -17,6 +17,7 @@ use crate::checker::{Checked, Producer, judge};
 use crate::error::{Error, Result};
 use crate::exact::cnf::CnfModel;
 use crate::exact::cnf::DESCENT_MARKER;
+use crate::exact::decision::Refutation;
 use crate::exact::{PROOF_CNF, PROOF_LRAT, encode};
 use crate::spec::Instance;
 use crate::spec::io::{instance_to_toml, parse_instance, parse_schedule, schedule_to_json};
@@ -81,6 +82,10 @@ pub struct Manifest {
     /// ([`crate::exact::encode::Relaxation`]): its name. The CNF is then the relaxed instance's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub relaxation: Option<String>,
+    /// A refutation folder (docs/spec.md §7.1): no witness, and `length` is a lower bound,
+    /// `infeasible_horizon` + 1: no schedule of length ≤ `infeasible_horizon` exists.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub refutation: bool,
     /// Every file of the folder but the manifest.
     pub files: Vec<FileEntry>,
     /// Wall-clock seconds of the solve that produced the folder.
@@ -153,10 +158,94 @@ pub fn write(
         infeasible_horizon,
         backend,
         relaxation,
+        refutation: false,
         files,
         solve_seconds,
     };
     put(MANIFEST, serde_json::to_string_pretty(&manifest).expect("the manifest serialises") + "\n")
+}
+
+/// Writes the folder of a feasible answer: `checked`, a witness of length ≤ the horizon asked
+/// about, and nothing about optimality (kind `witness`).
+pub fn write_witness(dir: &Path, instance: &Instance, checked: &Checked, solve_seconds: f64) -> Result<()> {
+    std::fs::create_dir_all(dir).map_err(io_error(dir))?;
+    let put = |name: &str, text: String| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).map_err(io_error(&path))
+    };
+    put(INSTANCE, instance_to_toml(instance))?;
+    put(SCHEDULE, schedule_to_json(instance, checked.schedule())? + "\n")?;
+    let files = [INSTANCE, SCHEDULE].iter().map(|n| entry(dir, n)).collect::<Result<Vec<_>>>()?;
+    let manifest = Manifest {
+        format: FORMAT.into(),
+        commsched: env!("CARGO_PKG_VERSION").into(),
+        instance: instance.name.clone(),
+        length: checked.length(),
+        certificate: format!("a checked schedule of length {}", checked.length()),
+        kind: "witness".into(),
+        lower_bound: None,
+        infeasible_horizon: None,
+        backend: None,
+        relaxation: None,
+        refutation: false,
+        files,
+        solve_seconds,
+    };
+    put(MANIFEST, serde_json::to_string_pretty(&manifest).expect("the manifest serialises") + "\n")
+}
+
+/// Writes the folder of a refutation: no schedule of `instance` has length ≤ `horizon`, for
+/// the reason `refutation` gives. A proof's CNF and LRAT must already be in `dir`, as for
+/// [`write`]; a solver's word is written down but [`verify`] will not accept it.
+pub fn write_refutation(
+    dir: &Path,
+    instance: &Instance,
+    horizon: u64,
+    refutation: &Refutation,
+    solve_seconds: f64,
+) -> Result<()> {
+    std::fs::create_dir_all(dir).map_err(io_error(dir))?;
+    let path = dir.join(INSTANCE);
+    std::fs::write(&path, instance_to_toml(instance)).map_err(io_error(&path))?;
+    let mut names = vec![INSTANCE];
+    let (kind, lower_bound, backend) = match refutation {
+        Refutation::Bound(argument) => {
+            let bound = BoundArgument {
+                name: "lower bound".into(),
+                claim: None,
+                value: horizon + 1,
+                argument: argument.clone(),
+            };
+            ("lower-bound", Some(bound), None)
+        }
+        Refutation::Solver(i) => match i.evidence {
+            Evidence::ProofChecked => {
+                trim_proof(dir)?;
+                names.extend([PROOF_CNF, PROOF_LRAT]);
+                ("proof-checked", None, Some(i.backend.to_string()))
+            }
+            Evidence::SolverWord => ("solver-word", None, Some(i.backend.to_string())),
+        },
+    };
+    let files = names.iter().map(|n| entry(dir, n)).collect::<Result<Vec<_>>>()?;
+    let manifest = Manifest {
+        format: FORMAT.into(),
+        commsched: env!("CARGO_PKG_VERSION").into(),
+        instance: instance.name.clone(),
+        length: horizon + 1,
+        certificate: format!("no schedule of length ≤ {horizon} ({refutation})"),
+        kind: kind.into(),
+        lower_bound,
+        infeasible_horizon: Some(horizon),
+        backend,
+        relaxation: None,
+        refutation: true,
+        files,
+        solve_seconds,
+    };
+    let path = dir.join(MANIFEST);
+    std::fs::write(&path, serde_json::to_string_pretty(&manifest).expect("the manifest serialises") + "\n")
+        .map_err(io_error(&path))
 }
 
 /// Replaces the folder's proof by its trimmed form ([`lrat::trim`]) and checks that against the
@@ -195,7 +284,7 @@ fn inspect(dir: &Path, producer: Producer) -> (Vec<String>, Option<Contents>) {
         failures.push(format!("{MANIFEST}: format `{}`, expected `{FORMAT}`", manifest.format));
     }
     // Every file the certificate needs is listed, and every listed file has its hash.
-    let mut needed = vec![INSTANCE, SCHEDULE];
+    let mut needed = if manifest.refutation { vec![INSTANCE] } else { vec![INSTANCE, SCHEDULE] };
     if manifest.kind == "proof-checked" {
         needed.extend([PROOF_CNF, PROOF_LRAT]);
     }
@@ -231,6 +320,10 @@ fn inspect(dir: &Path, producer: Producer) -> (Vec<String>, Option<Contents>) {
             return (failures, None);
         }
     };
+    if manifest.refutation {
+        failures.extend(verify_refutation(dir, &instance, &manifest));
+        return (failures, None);
+    }
     let witness = text(SCHEDULE)
         .and_then(|t| parse_schedule(&t, SCHEDULE, &instance).map_err(|e| e.to_string()))
         .and_then(|s| {
@@ -268,6 +361,8 @@ fn inspect(dir: &Path, producer: Producer) -> (Vec<String>, Option<Contents>) {
             }
         }
         "proof-checked" => failures.extend(verify_proof(dir, &instance, &manifest)),
+        // A feasible answer: the witness, checked above, is the whole claim.
+        "witness" => {}
         "solver-word" => failures.push(format!(
             "certificate: infeasibility at T-1 rests on the {} solver's word, which cannot be re-checked",
             manifest.backend.as_deref().unwrap_or("backend")
@@ -290,6 +385,7 @@ pub fn attest(
     let (failures, contents) = inspect(dir, Producer::Certificate(dir.display().to_string()));
     let (manifest, own, checked) = match contents {
         Some(contents) if failures.is_empty() => contents,
+        None if failures.is_empty() => return Err(vec![format!("{MANIFEST}: a refutation, no witness")]),
         _ => return Err(failures),
     };
     // The same instance in canonical form, so the witness checked on `own` is one of `instance`.
@@ -312,6 +408,33 @@ pub fn attest(
             checked.length(),
             manifest.certificate
         )]),
+    }
+}
+
+/// The certificate of a refutation folder: a lower bound of the instance (or the encoder's
+/// argument that no horizon admits a schedule) above the horizon, or a checked proof at it.
+fn verify_refutation(dir: &Path, instance: &Instance, manifest: &Manifest) -> Vec<String> {
+    let Some(horizon) = manifest.infeasible_horizon.filter(|h| h + 1 == manifest.length) else {
+        return vec![format!("{MANIFEST}: a refutation's length is its infeasible horizon + 1")];
+    };
+    match manifest.kind.as_str() {
+        "lower-bound" => {
+            let impossible = encode::encoder_for(instance).ok().and_then(|(_, e)| e.impossible());
+            let strongest = bounds::strongest(&bounds::lower_bounds(instance)).map(|b| b.value);
+            if impossible.is_none() && strongest.is_none_or(|b| b <= horizon) {
+                return vec![format!(
+                    "lower bound: the instance's strongest bound is {}, not above the horizon {horizon}",
+                    strongest.map_or("none".into(), |b| b.to_string())
+                )];
+            }
+            Vec::new()
+        }
+        "proof-checked" => verify_proof(dir, instance, manifest),
+        "solver-word" => vec![format!(
+            "certificate: the infeasibility rests on the {} solver's word, which cannot be re-checked",
+            manifest.backend.as_deref().unwrap_or("backend")
+        )],
+        other => vec![format!("{MANIFEST}: unknown certificate kind `{other}`")],
     }
 }
 

@@ -1052,3 +1052,68 @@ fn gen_reads_topology_files() {
     );
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// `solve --steps S --rounds R` decides SCCL's (S, R, C) question. On fully-connected:2 with
+/// C = 2 each rank receives 2 chunks over one link: (1, 2, 2), one step of 2 rounds, is
+/// feasible, and (1, 1, 2) is refuted by the receive bandwidth. JSON carries the status and
+/// the certificate, and the folder of each answer verifies. `--rounds` without `--steps`, and
+/// an algorithm as the method, are usage errors.
+#[test]
+fn solve_decides_one_point() {
+    let dir = tempfile::tempdir().unwrap();
+    let inst = dir.path().join("fc2.toml");
+    let (code, toml, stderr) = run(&["gen", "allgather", "--network", "fully-connected:2", "--chunks", "2"]);
+    assert_eq!(code, 0, "{stderr}");
+    std::fs::write(&inst, toml).unwrap();
+    let inst = inst.to_str().unwrap();
+    for (rounds, status, certificate) in
+        [("2", "feasible", "checked witness"), ("1", "infeasible", "lower bound: node 0 receives 2 chunks")]
+    {
+        let cert = dir.path().join(format!("cert-{rounds}"));
+        let cert = cert.to_str().unwrap();
+        let args =
+            ["solve", inst, "--method", "ilp", "--steps", "1", "--rounds", rounds, "--certificate", cert];
+        let (code, v) = json(&args);
+        assert_eq!(code, 0, "{v}");
+        assert_eq!(
+            (v["status"].as_str(), v["rounds"].as_u64(), v["chunks"].as_u64()),
+            (Some(status), Some(rounds.parse().unwrap()), Some(2))
+        );
+        assert!(v["certificate"].as_str().unwrap().starts_with(certificate), "{v}");
+        let (code, stdout, _) = run(&["verify", cert]);
+        assert_eq!(code, 0, "{stdout}");
+    }
+    let (code, _, stderr) = run(&["solve", inst, "--method", "ilp", "--rounds", "2"]);
+    assert_eq!(code, 2, "{stderr}");
+    let (code, _, stderr) = run(&["solve", inst, "--method", "direct", "--steps", "1"]);
+    assert_eq!(
+        (code, stderr.trim()),
+        (
+            2,
+            "commsched: error: <flags>: field `--method`: `direct` is an algorithm; deciding a point needs exact, ilp, smt or sat"
+        )
+    );
+}
+
+/// `pareto` on fully-connected:3 allgather: R/C ≥ 1 (2 chunks over 2 in-links), met at C = 1
+/// by one step of one round in which every rank multicasts its chunk: (C, S, R) = (1, 1, 1),
+/// and the walk is complete at its first point. A problem outside the collective model is
+/// refused in one line.
+#[test]
+fn pareto_walks_to_the_bound() {
+    let (code, v) = json(&["pareto", "allgather", "--network", "fully-connected:3", "--method", "ilp"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["bound"], "1");
+    assert_eq!(v["complete"], true);
+    let points = v["points"].as_array().unwrap();
+    assert_eq!(points.len(), 1, "{v}");
+    let p = &points[0];
+    assert_eq!(
+        (p["chunks"].as_u64(), p["steps"].as_u64(), p["rounds"].as_u64()),
+        (Some(1), Some(1), Some(1)),
+        "{v}"
+    );
+    let (code, _, stderr) = run(&["pareto", "gossip", "--network", "mesh:3x3"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}

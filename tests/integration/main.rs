@@ -14,6 +14,7 @@ mod common;
 mod exact;
 mod fat_tree_algorithms;
 mod formats;
+mod frontier;
 mod fuzz;
 mod gossip;
 mod gossip_exact;

@@ -1,0 +1,352 @@
+//! `solve --steps S [--rounds R]` (one point decided, docs/spec.md §4.5) and `pareto` (SCCL's
+//! latency–bandwidth frontier walked with a certificate per point).
+
+use super::args::{Format, GenArgs, Limits};
+use super::{generate, in_file, io_err, solve_options};
+use commsched::error::{InputError, Result};
+use commsched::exact::decision::{Point, decide_point};
+use commsched::exact::pareto::{self, Walk, WalkOptions};
+use commsched::exact::{BackendChoice, BackendKind, StopReason};
+use commsched::proof::folder;
+use commsched::spec::io::{is_xml, load_instance, schedule_to_json};
+use commsched::spec::{Instance, Model, Problem, msccl};
+use serde::Serialize;
+use std::io::Write;
+use std::path::Path;
+
+/// The backend an exact `--method` names (`exact`: the encoder's measured first).
+fn exact_backend(method: &str, inst: &Instance) -> Result<BackendKind> {
+    let choice = match method {
+        "exact" => BackendChoice::Measured,
+        "ilp" => BackendKind::Ilp.into(),
+        "smt" => BackendKind::Smt.into(),
+        "sat" => BackendKind::Sat.into(),
+        _ => {
+            return Err(InputError::new(
+                "<flags>",
+                "--method",
+                format!("`{method}` is an algorithm; deciding a point needs exact, ilp, smt or sat"),
+            )
+            .into());
+        }
+    };
+    Ok(choice.resolve(inst))
+}
+
+/// What `solve --steps` prints as JSON.
+#[derive(Debug, Serialize)]
+struct DecisionJson<'a> {
+    instance: &'a str,
+    method: &'a str,
+    steps: u64,
+    /// The round budget, for the collective model.
+    rounds: Option<u64>,
+    /// C, for the collective model.
+    chunks: Option<usize>,
+    /// `feasible`, `infeasible` or `unknown`.
+    status: &'static str,
+    /// The witness's checked length (≤ steps), when feasible.
+    length: Option<u64>,
+    /// `checked witness`, `proof checked`, `lower bound: …` or `… solver's word`.
+    certificate: Option<String>,
+    /// Why it is undecided.
+    stop: Option<String>,
+    seconds: f64,
+}
+
+/// C of a collective.
+fn chunks_of(inst: &Instance) -> Option<usize> {
+    match &inst.problem {
+        Problem::Collective(c) => Some(c.chunks),
+        _ => None,
+    }
+}
+
+/// `solve FILE --steps S [--rounds R]`: is there a schedule of at most S steps (within R
+/// rounds)? A feasible answer is a checked witness, an infeasible one names its evidence.
+pub fn decide(
+    instance: &Path,
+    method: &str,
+    (steps, rounds): (u64, Option<u64>),
+    limits: &Limits,
+    (file, certificate): (Option<&Path>, Option<&Path>),
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<u8> {
+    let mut inst = load_instance(instance)?;
+    if let Some(r) = rounds {
+        if !matches!(inst.model, Model::Collective { .. }) {
+            return Err(InputError::new(
+                "<flags>",
+                "--rounds",
+                "a round budget belongs to the collective model; this instance's is another".to_string(),
+            )
+            .into());
+        }
+        if r == 0 {
+            return Err(InputError::new("<flags>", "--rounds", "the budget R is at least 1").into());
+        }
+        inst.model = Model::Collective { rounds: Some(r) };
+    }
+    let backend = exact_backend(method, &inst)?;
+    let mut options = solve_options(limits)?;
+    if let Some(dir) = certificate {
+        std::fs::create_dir_all(dir).map_err(io_err(&dir.display().to_string()))?;
+        options.proof_dir = Some(dir.to_path_buf());
+    }
+    let start = std::time::Instant::now();
+    let point = decide_point(&inst, backend, steps, &options).map_err(in_file(instance))?;
+    let seconds = start.elapsed().as_secs_f64();
+    let budget = match inst.model {
+        Model::Collective { rounds } => rounds,
+        _ => None,
+    };
+    let mut json = DecisionJson {
+        instance: &inst.name,
+        method: backend.name(),
+        steps,
+        rounds: budget,
+        chunks: chunks_of(&inst),
+        status: "unknown",
+        length: None,
+        certificate: None,
+        stop: None,
+        seconds,
+    };
+    match &point {
+        Point::Feasible(checked) => {
+            json.status = "feasible";
+            json.length = Some(checked.length());
+            json.certificate = Some("checked witness".into());
+            if let Some(path) = file {
+                let text = if is_xml(path) {
+                    msccl::to_xml(&inst, checked.schedule())
+                } else {
+                    schedule_to_json(&inst, checked.schedule()).map(|json| json + "\n").map_err(Into::into)
+                }
+                .map_err(in_file(instance))?;
+                std::fs::write(path, text).map_err(io_err(&path.display().to_string()))?;
+            }
+            if let Some(dir) = certificate {
+                folder::write_witness(dir, &inst, checked, seconds)?;
+            }
+        }
+        Point::Infeasible(refutation) => {
+            json.status = "infeasible";
+            json.certificate = Some(refutation.to_string());
+            if let Some(dir) = certificate {
+                folder::write_refutation(dir, &inst, steps, refutation, seconds)?;
+            }
+        }
+        Point::Unknown(stop) => json.stop = Some(stop.to_string()),
+    }
+    let text = match format {
+        Format::Json => serde_json::to_string_pretty(&json).expect("the decision serialises") + "\n",
+        _ => {
+            let at = match (budget, json.chunks) {
+                (Some(r), Some(c)) => format!("(S, R, C) = ({steps}, {r}, {c})"),
+                _ => format!("S = {steps}"),
+            };
+            let what = match &point {
+                Point::Feasible(c) => format!("feasible: checked witness of {} steps", c.length()),
+                Point::Infeasible(r) => format!("infeasible ({r})"),
+                Point::Unknown(stop) => format!("unknown ({stop})"),
+            };
+            format!("{}: {} at {at}: {what} [{seconds:.2} s]\n", inst.name, backend.name())
+        }
+    };
+    out.write_all(text.as_bytes()).map_err(io_err("<stdout>"))?;
+    if let (Some(dir), false, Format::Text) = (certificate, matches!(point, Point::Unknown(_)), format) {
+        writeln!(out, "certificate folder written to {}", dir.display()).map_err(io_err("<stdout>"))?;
+    }
+    Ok(0)
+}
+
+/// One point of `pareto --format json`.
+#[derive(Debug, Serialize)]
+struct PointJson {
+    steps: u64,
+    rounds: u64,
+    chunks: usize,
+    /// R/C as a fraction.
+    rounds_per_chunk: String,
+    /// Why S − 1 steps do not fit in R rounds.
+    certificate: String,
+    /// Not dominated by another point.
+    pareto: bool,
+    folder: Option<String>,
+}
+
+/// One refuted (C, R) of `pareto --format json`.
+#[derive(Debug, Serialize)]
+struct RefutedJson {
+    /// The horizon refuted: R (no schedule within R rounds has more steps).
+    steps: u64,
+    rounds: u64,
+    chunks: usize,
+    certificate: String,
+    folder: Option<String>,
+}
+
+/// What `pareto --format json` prints.
+#[derive(Debug, Serialize)]
+struct ParetoJson<'a> {
+    instance: &'a str,
+    method: &'a str,
+    /// The lower bound on R/C and its name.
+    bound: String,
+    bound_name: &'static str,
+    points: Vec<PointJson>,
+    refuted: Vec<RefutedJson>,
+    /// The walk reached a point at the bound.
+    complete: bool,
+    stop: Option<String>,
+    seconds: f64,
+}
+
+/// The arguments of `pareto`.
+pub struct ParetoArgs<'a> {
+    /// An instance file, or a collective's name with `network`.
+    pub target: &'a str,
+    pub network: Option<&'a str>,
+    pub root: Option<usize>,
+    pub max_chunks: usize,
+    pub method: &'a str,
+    pub limits: &'a Limits,
+    pub certificate: Option<&'a Path>,
+}
+
+/// `pareto`: SCCL's frontier of a collective, each point with its certificate.
+pub fn pareto(args: &ParetoArgs<'_>, format: Format, out: &mut dyn Write) -> Result<u8> {
+    let base = if args.target.ends_with(".toml") {
+        load_instance(Path::new(args.target))?
+    } else {
+        let network = args.network.ok_or_else(|| {
+            InputError::new(
+                "<flags>",
+                "--network",
+                "a collective's name needs --network (or give an instance file)",
+            )
+        })?;
+        let spec = GenArgs {
+            problem: args.target.to_string(),
+            network: network.to_string(),
+            root: args.root,
+            chunks: Some(1),
+            ..GenArgs::default()
+        };
+        generate(&spec)?
+    };
+    if !matches!(base.model, Model::Collective { .. }) {
+        return Err(InputError::new(
+            &base.name,
+            "problem",
+            "the Pareto walk needs a collective of the collective model",
+        )
+        .into());
+    }
+    if args.max_chunks == 0 {
+        return Err(InputError::new("<flags>", "--max-chunks", "at least 1").into());
+    }
+    let backend = exact_backend(args.method, &base)?;
+    let options = WalkOptions {
+        max_chunks: args.max_chunks,
+        backend,
+        solve: solve_options(args.limits)?,
+        folders: args.certificate.map(Path::to_path_buf),
+    };
+    let start = std::time::Instant::now();
+    let walk = pareto::walk(&base, &options)?;
+    let seconds = start.elapsed().as_secs_f64();
+    let text = match format {
+        Format::Json => {
+            serde_json::to_string_pretty(&to_json(&base, backend, &walk, seconds))
+                .expect("the walk serialises")
+                + "\n"
+        }
+        _ => to_text(&base, backend, &walk, seconds),
+    };
+    out.write_all(text.as_bytes()).map_err(io_err("<stdout>"))?;
+    Ok(0)
+}
+
+fn folder_name(dir: &Option<std::path::PathBuf>) -> Option<String> {
+    dir.as_ref().map(|d| d.display().to_string())
+}
+
+fn to_json<'a>(base: &'a Instance, backend: BackendKind, walk: &Walk, seconds: f64) -> ParetoJson<'a> {
+    ParetoJson {
+        instance: &base.name,
+        method: backend.name(),
+        bound: walk.bound.to_string(),
+        bound_name: walk.bound.name,
+        points: walk
+            .points
+            .iter()
+            .map(|p| PointJson {
+                steps: p.steps(),
+                rounds: p.rounds,
+                chunks: p.chunks,
+                rounds_per_chunk: ratio(p.rounds, p.chunks),
+                certificate: p.certificate.to_string(),
+                pareto: p.on_frontier,
+                folder: folder_name(&p.folder),
+            })
+            .collect(),
+        refuted: walk
+            .refuted
+            .iter()
+            .map(|r| RefutedJson {
+                steps: r.rounds,
+                rounds: r.rounds,
+                chunks: r.chunks,
+                certificate: r.refutation.to_string(),
+                folder: folder_name(&r.folder),
+            })
+            .collect(),
+        complete: walk.complete(),
+        stop: walk.stop.as_ref().map(StopReason::to_string),
+        seconds,
+    }
+}
+
+/// R/C in lowest terms.
+fn ratio(rounds: u64, chunks: usize) -> String {
+    let (mut a, mut b) = (rounds, chunks as u64);
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    let (p, q) = (rounds / a, chunks as u64 / a);
+    if q == 1 { p.to_string() } else { format!("{p}/{q}") }
+}
+
+fn to_text(base: &Instance, backend: BackendKind, walk: &Walk, seconds: f64) -> String {
+    let mut t = format!(
+        "{}: Pareto walk with {}, R/C ≥ {} ({})\n",
+        base.name,
+        backend.name(),
+        walk.bound,
+        walk.bound.name
+    );
+    t += "   C   R  R/C   S  frontier  certificate\n";
+    for p in &walk.points {
+        t += &format!(
+            "{:>4}{:>4}{:>5}{:>4}  {:<8}  {}\n",
+            p.chunks,
+            p.rounds,
+            ratio(p.rounds, p.chunks),
+            p.steps(),
+            if p.on_frontier { "yes" } else { "no" },
+            p.certificate
+        );
+    }
+    for r in &walk.refuted {
+        t += &format!("refuted (C, R) = ({}, {}): {}\n", r.chunks, r.rounds, r.refutation);
+    }
+    t += &match (&walk.stop, walk.complete()) {
+        (Some(stop), _) => format!("stopped: {stop}"),
+        (None, true) => "complete: the last point meets the bound".to_string(),
+        (None, false) => "ended at --max-chunks before a point met the bound".to_string(),
+    };
+    t + &format!(" [{seconds:.2} s]\n")
+}

@@ -1,0 +1,101 @@
+//! One point decided with its evidence (docs/spec.md §4.5): does a schedule of length ≤ H
+//! exist? A yes carries a checked witness; a no carries what it rests on: a lower bound over
+//! H, a proof that commsched checked (SAT backend), or the solver's word (ILP, SMT). This is
+//! `solve --steps S` (with `--rounds R`, SCCL's (S, R, C) question) and each probe of the
+//! Pareto walk ([`super::pareto`]).
+
+use super::{Decision, Restriction, Search, SolveOptions, StopReason};
+use crate::bounds::{self, Bound};
+use crate::certify::{Evidence, Infeasibility};
+use crate::checker::Checked;
+use crate::error::Result;
+use crate::exact::BackendKind;
+use crate::spec::Instance;
+use std::fmt;
+
+/// Why no schedule of length ≤ H exists.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refutation {
+    /// A lower bound of the instance exceeds H, or the encoder knows no horizon admits a
+    /// schedule (an item that cannot reach its target, a round budget below the receive
+    /// bandwidth's rounds): the argument in words.
+    Bound(String),
+    /// The backend decided the model at H infeasible.
+    Solver(Infeasibility),
+}
+
+impl fmt::Display for Refutation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refutation::Bound(argument) => write!(f, "lower bound: {argument}"),
+            Refutation::Solver(Infeasibility { evidence: Evidence::ProofChecked, .. }) => {
+                write!(f, "proof checked")
+            }
+            Refutation::Solver(i) => write!(f, "{} solver's word", i.backend),
+        }
+    }
+}
+
+/// The answer at one horizon.
+#[derive(Debug)]
+pub enum Point {
+    /// A checked schedule of length ≤ H.
+    Feasible(Checked),
+    /// No schedule of length ≤ H, and why.
+    Infeasible(Refutation),
+    /// Undecided (time, size guard, or the proof could not be completed in time).
+    Unknown(StopReason),
+}
+
+/// Decides whether `instance` has a schedule of length ≤ `horizon` (module documentation).
+/// The lower bounds are tried first: one above `horizon` answers without a solve. With the SAT
+/// backend an infeasible answer is proved: the LRAT proof of the model at `horizon` is checked,
+/// and with [`SolveOptions::proof_dir`] the CNF and the proof are left there.
+pub fn decide_point(
+    instance: &Instance,
+    backend: BackendKind,
+    horizon: u64,
+    options: &SolveOptions,
+) -> Result<Point> {
+    let search = Search::new(instance, backend, options)?;
+    if let Some(reason) = search.encoder.impossible() {
+        return Ok(Point::Infeasible(Refutation::Bound(reason)));
+    }
+    let lower = bounds::lower_bounds(instance);
+    if let Some(b) = bounds::strongest(&lower).filter(|b| b.value > horizon) {
+        return Ok(Point::Infeasible(Refutation::Bound(bound_argument(b))));
+    }
+    Ok(match search.probe(horizon, Restriction::Full)? {
+        Decision::Feasible(checked) => Point::Feasible(checked),
+        Decision::Unknown(stop) => Point::Unknown(stop),
+        Decision::Infeasible => match search.evidence(horizon)? {
+            Ok(evidence) => Point::Infeasible(Refutation::Solver(Infeasibility {
+                horizon,
+                backend: backend.name(),
+                evidence,
+                relaxation: None,
+            })),
+            Err(stop) => Point::Unknown(stop),
+        },
+    })
+}
+
+/// A bound as an argument: its name, claim, value and note.
+fn bound_argument(b: &Bound) -> String {
+    let claim = b.claim.map_or(String::new(), |c| format!(" ({c})"));
+    let note = if b.note.is_empty() { String::new() } else { format!(": {}", b.note) };
+    format!("{} = {}{claim}{note}", b.name, b.value)
+}
+
+impl Search<'_> {
+    /// What an infeasible probe at `horizon` rests on: the SAT backend's proof, checked (an
+    /// `Err` when it could not be completed in time), or the other backends' word.
+    fn evidence(&self, horizon: u64) -> Result<std::result::Result<Evidence, StopReason>> {
+        #[cfg(feature = "sat")]
+        if self.backend == BackendKind::Sat {
+            return Ok(self.prove(horizon, Restriction::Full)?.map(|()| Evidence::ProofChecked));
+        }
+        let _ = horizon;
+        Ok(Ok(Evidence::SolverWord))
+    }
+}

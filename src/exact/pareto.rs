@@ -1,0 +1,240 @@
+//! # SCCL's latency–bandwidth frontier, every point certified (docs/spec.md §4.5)
+//!
+//! A collective on a network trades steps S (latency) against rounds per chunk R/C
+//! (bandwidth). SCCL (PPoPP'21 §5.2, msccl-tools `solve_all_latency_bandwidth_tradeoffs`)
+//! walks it: for C = 1, 2, …, the least R from ⌈ρ·C⌉, where ρ is the lower bound on R/C, and
+//! for that R the least S; the walk ends at the first point whose R/C meets ρ.
+//!
+//! [`walk`] asks the same questions, and keeps the evidence of every answer:
+//! - **a refuted R**: the model at horizon R under budget R is infeasible. Each step takes at
+//!   least one round, so no schedule within budget R has more than R steps: no schedule
+//!   exists at all. Its evidence is a [`Refutation`] (a bound, a checked proof, or the solver's
+//!   word).
+//! - **a point**: for each R, S = the distance bound, the next, … are decided in turn (small
+//!   models first, as SCCL does). The first feasible S gives the point: a checked schedule,
+//!   and the certificate that S − 1 steps do not fit in R rounds (the refutation just
+//!   decided, or the distance bound). When S = R is infeasible too, R is refuted.
+//!
+//! Unlike SCCL, R with gcd(R, C) > 1 is not skipped: R/C equals a ratio of fewer chunks, but
+//! whether S steps fit is another question at C chunks, so skipping would leave the least R
+//! uncertified. Points that another point dominates (no fewer steps and no lower R/C) are
+//! marked as off the frontier rather than dropped.
+
+use super::decision::{Point, Refutation, decide_point};
+use super::{BackendKind, SolveOptions, StopReason};
+use crate::bounds::{self, collective::RoundsPerChunk};
+use crate::certify::{Certificate, certify};
+use crate::checker::Checked;
+use crate::error::{Error, InputError, Result};
+use crate::spec::{Instance, Model, Problem};
+use std::path::PathBuf;
+
+/// One (C, R) whose collective has no schedule at all.
+#[derive(Debug)]
+pub struct Refuted {
+    /// C.
+    pub chunks: usize,
+    /// R.
+    pub rounds: u64,
+    /// Why no schedule within R rounds exists.
+    pub refutation: Refutation,
+    /// Its certificate folder, when one was asked for.
+    pub folder: Option<PathBuf>,
+}
+
+/// A point of the walk: the least R for C, and the least S for (R, C).
+#[derive(Debug)]
+pub struct ParetoPoint {
+    /// C.
+    pub chunks: usize,
+    /// R.
+    pub rounds: u64,
+    /// The optimum under budget R: its length is S.
+    pub checked: Checked,
+    /// Why S − 1 steps do not fit.
+    pub certificate: Certificate,
+    /// No other point has as few steps and a lower R/C, or fewer steps and the same R/C.
+    pub on_frontier: bool,
+    /// Its certificate folder, when one was asked for.
+    pub folder: Option<PathBuf>,
+}
+
+impl ParetoPoint {
+    /// S.
+    pub fn steps(&self) -> u64 {
+        self.checked.length()
+    }
+}
+
+/// The walk and where it ended.
+#[derive(Debug)]
+pub struct Walk {
+    /// ρ, the lower bound on R/C the walk starts from and stops at.
+    pub bound: RoundsPerChunk,
+    /// The points, by C.
+    pub points: Vec<ParetoPoint>,
+    /// The refuted (C, R), in the order they were decided.
+    pub refuted: Vec<Refuted>,
+    /// Why the walk ended before a point met ρ: `None` when one did, or when C reached
+    /// the maximum (then [`Walk::complete`] is false).
+    pub stop: Option<StopReason>,
+}
+
+impl Walk {
+    /// Whether a point met the bound ρ, which ends the frontier.
+    pub fn complete(&self) -> bool {
+        self.points.last().is_some_and(|p| self.bound.met_by(p.rounds, p.chunks))
+    }
+}
+
+/// The limits of a walk.
+#[derive(Debug, Clone)]
+pub struct WalkOptions {
+    /// The largest C tried.
+    pub max_chunks: usize,
+    /// The backend of every decision.
+    pub backend: BackendKind,
+    /// Limits of each decision and each search (the timeout applies to each on its own).
+    pub solve: SolveOptions,
+    /// Write a certificate folder `c{C}-r{R}` per point and per refuted (C, R) under this
+    /// directory.
+    pub folders: Option<PathBuf>,
+}
+
+/// The instance of `base` with C chunks and budget R.
+fn at(base: &Instance, chunks: usize, rounds: u64) -> Instance {
+    let mut inst = base.clone();
+    if let Problem::Collective(c) = &mut inst.problem {
+        c.chunks = chunks;
+    }
+    inst.model = Model::Collective { rounds: Some(rounds) };
+    inst.name = format!("{}-c{chunks}-r{rounds}", base.name);
+    inst
+}
+
+/// Walks the frontier of the collective `base` (its own C and budget are ignored; module
+/// documentation). Errors: the instance is not a collective, or a folder cannot be written.
+pub fn walk(base: &Instance, options: &WalkOptions) -> Result<Walk> {
+    if !matches!(base.problem, Problem::Collective(_)) {
+        return Err(InputError::new(
+            "",
+            "problem",
+            "the Pareto walk needs a collective (allgather, alltoall, …)",
+        )
+        .into());
+    }
+    let bound = bounds::collective::rounds_per_chunk(&at(base, 1, 1)).ok_or_else(|| {
+        InputError::new("", "network", "some chunk cannot reach a target: no schedule exists")
+    })?;
+    let mut walk = Walk { bound, points: Vec::new(), refuted: Vec::new(), stop: None };
+    'chunks: for chunks in 1..=options.max_chunks {
+        let mut rounds = walk.bound.least_rounds(chunks);
+        loop {
+            let inst = at(base, chunks, rounds);
+            let dir = folder_for(options, chunks, rounds)?;
+            let started = std::time::Instant::now();
+            let seconds = || started.elapsed().as_secs_f64();
+            match least_steps(&inst, rounds, options, dir.as_deref())? {
+                Least::Steps(checked, certificate, lower) => {
+                    if let Some(dir) = &dir {
+                        crate::proof::folder::write(dir, &inst, &checked, &certificate, &lower, seconds())?;
+                    }
+                    let met = walk.bound.met_by(rounds, chunks);
+                    let point =
+                        ParetoPoint { chunks, rounds, checked, certificate, on_frontier: true, folder: dir };
+                    walk.points.push(point);
+                    if met {
+                        break 'chunks;
+                    }
+                    break;
+                }
+                Least::Refuted(refutation) => {
+                    if let Some(dir) = &dir {
+                        crate::proof::folder::write_refutation(dir, &inst, rounds, &refutation, seconds())?;
+                    }
+                    walk.refuted.push(Refuted { chunks, rounds, refutation, folder: dir });
+                    rounds += 1;
+                }
+                Least::Unknown(stop) => {
+                    walk.stop = Some(stop);
+                    break 'chunks;
+                }
+            }
+        }
+    }
+    mark_frontier(&mut walk.points);
+    Ok(walk)
+}
+
+/// The least steps of a collective within its budget R.
+enum Least {
+    /// The optimum, its certificate and the instance's lower bounds.
+    Steps(Checked, Certificate, Vec<crate::bounds::Bound>),
+    /// No schedule within R rounds: the refutation at horizon R.
+    Refuted(Refutation),
+    /// Undecided.
+    Unknown(StopReason),
+}
+
+/// Decides S = the distance bound, the next, … up to R in turn (small models first, as SCCL
+/// does); the first feasible S is the optimum, certified by the bound or by the refutation of
+/// S − 1, whose CNF and proof are then in `dir`.
+fn least_steps(
+    inst: &Instance,
+    rounds: u64,
+    options: &WalkOptions,
+    dir: Option<&std::path::Path>,
+) -> Result<Least> {
+    let lower = bounds::lower_bounds(inst);
+    let first = bounds::strongest(&lower).map_or(1, |b| b.value.max(1));
+    let solve_options = SolveOptions { proof_dir: dir.map(Into::into), ..options.solve.clone() };
+    let mut previous = None;
+    for steps in first..=rounds {
+        match decide_point(inst, options.backend, steps, &solve_options)? {
+            Point::Feasible(checked) => {
+                let infeasible = match &previous {
+                    Some(Refutation::Solver(i)) => Some(i),
+                    _ => None,
+                };
+                let certificate = certify(&lower, &checked, infeasible).ok_or_else(|| Error::Backend {
+                    backend: options.backend.name(),
+                    reason: format!(
+                        "{}: a witness of {} steps without a certificate",
+                        inst.name,
+                        checked.length()
+                    ),
+                })?;
+                return Ok(Least::Steps(checked, certificate, lower));
+            }
+            Point::Infeasible(refutation @ Refutation::Bound(_)) => return Ok(Least::Refuted(refutation)),
+            Point::Infeasible(refutation) => previous = Some(refutation),
+            Point::Unknown(stop) => return Ok(Least::Unknown(stop)),
+        }
+    }
+    Ok(match previous {
+        Some(refutation) => Least::Refuted(refutation),
+        // The bound exceeds R: no step count within the budget is left.
+        None => Least::Refuted(Refutation::Bound(format!("the steps need more than R = {rounds} rounds"))),
+    })
+}
+
+/// The folder `c{C}-r{R}` of one decision, created, when folders were asked for.
+fn folder_for(options: &WalkOptions, chunks: usize, rounds: u64) -> Result<Option<PathBuf>> {
+    let Some(root) = &options.folders else { return Ok(None) };
+    let dir = root.join(format!("c{chunks}-r{rounds}"));
+    std::fs::create_dir_all(&dir).map_err(|source| Error::Io { path: dir.display().to_string(), source })?;
+    Ok(Some(dir))
+}
+
+/// Marks the points another point dominates: one with no more steps and a lower R/C, or fewer
+/// steps and the same R/C.
+fn mark_frontier(points: &mut [ParetoPoint]) {
+    let keys: Vec<(u64, u64, u64)> = points.iter().map(|p| (p.steps(), p.rounds, p.chunks as u64)).collect();
+    for (i, p) in points.iter_mut().enumerate() {
+        let (s, r, c) = keys[i];
+        p.on_frontier = !keys.iter().any(|&(s2, r2, c2)| {
+            // r2/c2 < r/c  ⇔  r2·c < r·c2 (all positive).
+            (s2 <= s && r2 * c < r * c2) || (s2 < s && r2 * c == r * c2)
+        });
+    }
+}
