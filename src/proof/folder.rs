@@ -196,7 +196,7 @@ pub fn write_witness(dir: &Path, instance: &Instance, checked: &Checked, solve_s
 
 /// Writes the folder of a refutation: no schedule of `instance` has length ≤ `horizon`, for
 /// the reason `refutation` gives. A proof's CNF and LRAT must already be in `dir`, as for
-/// [`write`]; a solver's word is written down but [`verify`] will not accept it.
+/// [`write()`]; a solver's word is written down but [`verify`] will not accept it.
 pub fn write_refutation(
     dir: &Path,
     instance: &Instance,
