@@ -1,4 +1,4 @@
-//! The claim catalogue: every checkable claim of the five papers, as data shipped with the
+//! The claim catalogue: every checkable claim of the five papers and of SCCL, as data shipped with the
 //! crate (`claims/000-chatting.toml` … `claims/004-total-exchange.toml`).
 //!
 //! Each claim has a stable id whose prefix names its paper: `CHAT` (paper 000, chatting), `SG`
@@ -75,7 +75,7 @@ impl std::fmt::Display for ClaimKind {
 pub struct Claim {
     /// Stable id, e.g. `GOS-24a`; the prefix names the paper.
     pub id: String,
-    /// The paper, `"000"` … `"004"`.
+    /// The paper, `"000"` … `"004"`, or `"sccl"` (the collective model's source).
     pub paper: String,
     /// Where the claim is in the paper, e.g. `§3.4B, Theorem 3.2`.
     pub section: String,
@@ -98,17 +98,18 @@ pub struct Claim {
 }
 
 /// The catalogue files shipped with the crate: (path relative to the crate root, contents).
-pub const FILES: [(&str, &str); 5] = [
+pub const FILES: [(&str, &str); 6] = [
     ("claims/000-chatting.toml", include_str!("../../claims/000-chatting.toml")),
     ("claims/001-scatter-gather.toml", include_str!("../../claims/001-scatter-gather.toml")),
     ("claims/002-fat-tree.toml", include_str!("../../claims/002-fat-tree.toml")),
     ("claims/003-gossip.toml", include_str!("../../claims/003-gossip.toml")),
     ("claims/004-total-exchange.toml", include_str!("../../claims/004-total-exchange.toml")),
+    ("claims/sccl-collectives.toml", include_str!("../../claims/sccl-collectives.toml")),
 ];
 
 /// The id prefixes of the papers, in paper order: `(paper, prefix)`.
-pub const PREFIXES: [(&str, &str); 5] =
-    [("000", "CHAT"), ("001", "SG"), ("002", "FT"), ("003", "GOS"), ("004", "TE")];
+pub const PREFIXES: [(&str, &str); 6] =
+    [("000", "CHAT"), ("001", "SG"), ("002", "FT"), ("003", "GOS"), ("004", "TE"), ("sccl", "SCCL")];
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -121,7 +122,7 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Claim>, String> {
     toml::from_str::<CatalogueFile>(text).map(|f| f.claim).map_err(|e| format!("{file}: {e}"))
 }
 
-/// Every claim of the five papers, in paper order and, within a paper, in catalogue order.
+/// Every claim of the five papers and SCCL, in paper order and, within a paper, in catalogue order.
 pub fn all() -> &'static [Claim] {
     static ALL: OnceLock<Vec<Claim>> = OnceLock::new();
     ALL.get_or_init(|| {
@@ -153,7 +154,7 @@ mod tests {
         for (file, text) in FILES {
             let claims = parse(file, text).unwrap_or_else(|e| panic!("{e}"));
             assert!(!claims.is_empty(), "{file} holds no claim");
-            let paper = &file["claims/".len().."claims/000".len()];
+            let paper = file["claims/".len()..].split('-').next().unwrap_or_default();
             let prefix = prefix_of_paper(paper).expect("file named after a paper");
             for c in &claims {
                 assert_eq!(c.paper, paper, "{file}: {} is filed under the wrong paper", c.id);

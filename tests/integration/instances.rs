@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 /// Paper directories whose files are indexed by `instances/README.md` here; paper 001's
 /// figures (SG-27 … SG-31) are transcribed and indexed separately.
-const INDEXED_PAPERS: [&str; 4] = ["000", "002", "003", "004"];
+const INDEXED_PAPERS: [&str; 5] = ["000", "002", "003", "004", "sccl"];
 
 fn instances_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("instances")
@@ -48,7 +48,7 @@ fn claim_ids() -> BTreeSet<String> {
 
 /// Whether `dir` names a paper directory (`000` … `004`).
 fn is_paper_dir(dir: &str) -> bool {
-    matches!(dir, "000" | "001" | "002" | "003" | "004")
+    matches!(dir, "000" | "001" | "002" | "003" | "004" | "sccl")
 }
 
 /// The claim-id prefix and the problems of each paper (the claim catalogue, SPEC §3).
@@ -59,7 +59,8 @@ fn paper_conventions(paper: &str) -> (&'static str, &'static [&'static str]) {
         "002" => ("FT-", &["broadcast", "product", "prefix"]),
         "003" => ("GOS-", &["gossip"]),
         "004" => ("TE-", &["total-exchange"]),
-        other => panic!("instances/{other}/ is not a paper directory (000 … 004)"),
+        "sccl" => ("SCCL-", &["allgather", "alltoall", "broadcast", "scatter", "gather"]),
+        other => panic!("instances/{other}/ is not a paper directory (000 … 004, sccl)"),
     }
 }
 
@@ -126,6 +127,7 @@ fn every_instance_uses_its_papers_model() {
             ("004", Model::StoreForward { rule, mode, packet }) => {
                 matches!(rule, PortRule::FStar | PortRule::HStar) && *mode == Mode::Move && *packet == 1
             }
+            ("sccl", Model::Collective { .. }) => true,
             _ => false,
         };
         assert!(ok, "{}: model `{}` is not the paper's", path.display(), inst.model);
