@@ -24,16 +24,21 @@ use super::Bound;
 use crate::spec::{Instance, Model, Node, Problem};
 use good_lp::{Expression, ProblemVariables, Solution, SolverModel, microlp, variable};
 
-/// The largest hop distance some chunk must travel, if the instance is a collective.
+/// The largest hop distance some chunk must travel, if the instance is a collective: from its
+/// nearest source to a target, or for a combining collective from any contributor.
 pub fn distance(inst: &Instance) -> Option<u64> {
     let Problem::Collective(c) = &inst.problem else { return None };
     let n = inst.network.len();
     let dist: Vec<Vec<usize>> = (0..n).map(|s| inst.network.distances_from(s)).collect();
+    let combining = c.kind.combining();
     c.chunk_table(n)
         .iter()
         .flat_map(|chunk| {
             let dist = &dist;
-            chunk.targets.iter().map(move |&t| chunk.sources.iter().map(|&s| dist[s][t]).min().unwrap_or(0))
+            chunk.targets.iter().map(move |&t| {
+                let each = chunk.sources.iter().map(|&s| dist[s][t]);
+                if combining { each.max() } else { each.min() }.unwrap_or(0)
+            })
         })
         .filter(|&d| d != usize::MAX)
         .max()
@@ -44,6 +49,9 @@ pub fn distance(inst: &Instance) -> Option<u64> {
 /// can receive per round, ⌈chunks / per round⌉)`, if the instance is a collective.
 pub fn rounds_needed(inst: &Instance) -> Option<(Node, u64, u64, u64)> {
     let Problem::Collective(c) = &inst.problem else { return None };
+    if c.kind.combining() {
+        return rounds_needed(&inst.non_combining_dual()?);
+    }
     let net = &inst.network;
     let n = net.len();
     let mut need = vec![0u64; n];
@@ -71,8 +79,16 @@ pub fn rounds_needed(inst: &Instance) -> Option<(Node, u64, u64, u64)> {
         .max_by_key(|&(v, .., r)| (r, std::cmp::Reverse(v)))
 }
 
-/// The bounds of a collective instance on its steps.
+/// The bounds of a collective instance on its steps; a reduction's are its non-combining
+/// dual's (the same schedules run backwards, docs/spec.md §3.1), named so.
 pub fn bounds(inst: &Instance) -> Vec<Bound> {
+    if let Some(dual) = inst.non_combining_dual() {
+        let mut out = bounds(&dual);
+        for b in &mut out {
+            b.note = format!("the non-combining dual's, on the reversed network: {}", b.note);
+        }
+        return out;
+    }
     let Model::Collective { rounds: budget } = inst.model else { return Vec::new() };
     let mut out = Vec::new();
     if let Some(d) = distance(inst) {
@@ -150,10 +166,14 @@ impl std::fmt::Display for RoundsPerChunk {
 }
 
 /// The lower bound on R/C of a collective: the multicommodity-flow LP's optimum ρ\*, or the
-/// receive bandwidth per chunk when the LP is over [`MAX_FLOW_VARIABLES`]. `None` when the
-/// instance is not a collective or some chunk cannot reach a target.
+/// receive bandwidth per chunk when the LP is over [`MAX_FLOW_VARIABLES`]; a reduction's is its
+/// non-combining dual's. `None` when the instance is not a collective, is an allreduce, or
+/// some chunk cannot reach a target.
 pub fn rounds_per_chunk(inst: &Instance) -> Option<RoundsPerChunk> {
     let Problem::Collective(c) = &inst.problem else { return None };
+    if c.kind.combining() {
+        return rounds_per_chunk(&inst.non_combining_dual()?);
+    }
     let unit = crate::spec::Collective { chunks: 1, ..*c };
     let units = unit.chunk_table(inst.network.len());
     if units.len() * inst.network.arcs().len() > MAX_FLOW_VARIABLES {

@@ -12,10 +12,74 @@
 //! and at the end every chunk is at each of its targets (**incomplete delivery**). Every
 //! violation is collected. The length is last non-empty step − first non-empty step + 1; the
 //! rounds counted against R are those of the steps in that span.
+//!
+//! **Combining collectives** (reduce, reduce-scatter, allreduce) are judged by what each node
+//! holds of each chunk: the set of contributors its partial reduction includes (its own input
+//! at the start). A send carries the sender's set at the end of step s − 1 (an empty one is
+//! **not held**). On arrival the receiver combines a set disjoint from its own, takes a copy
+//! of one that contains its own, and anything else would count a contributor twice
+//! (**counted twice**); arrivals at one node in one step are applied largest set first. A
+//! node may receive a chunk any number of times, and at the end each target holds the
+//! reduction of exactly all contributors (**incomplete delivery** names the missing ones).
 
 use super::{Metrics, Rule, Verdict, Violation, span_length};
-use crate::spec::{Instance, Model, Problem, Transmission};
+use crate::spec::{Chunk, Instance, Model, Node, Problem, Transmission};
 use std::collections::BTreeSet;
+
+/// What the nodes hold of each chunk, indexed `c·n + v`.
+enum Holdings {
+    /// Copies of chunks (non-combining collectives), and which were received.
+    Copies { held: Vec<bool>, received: Vec<bool> },
+    /// The contributors of each partial reduction (combining collectives).
+    Partials(Vec<BTreeSet<Node>>),
+}
+
+/// One chunk arriving at the end of a step: its index `c·n + v`, sender, and for a combining
+/// collective the contributors it carries.
+struct Arrival {
+    index: usize,
+    from: Node,
+    partial: BTreeSet<Node>,
+}
+
+impl Holdings {
+    fn new(chunks: &[Chunk], n: usize, combining: bool) -> Self {
+        let start = |c: usize, v: Node| chunks[c].sources.contains(&v);
+        if combining {
+            let sets = (0..chunks.len() * n)
+                .map(|i| if start(i / n, i % n) { BTreeSet::from([i % n]) } else { BTreeSet::new() })
+                .collect();
+            Holdings::Partials(sets)
+        } else {
+            let held = (0..chunks.len() * n).map(|i| start(i / n, i % n)).collect();
+            Holdings::Copies { held, received: vec![false; chunks.len() * n] }
+        }
+    }
+
+    /// Whether v holds anything of chunk `index / n`.
+    fn holds(&self, index: usize) -> bool {
+        match self {
+            Holdings::Copies { held, .. } => held[index],
+            Holdings::Partials(sets) => !sets[index].is_empty(),
+        }
+    }
+
+    /// What a send from `index` carries.
+    fn payload(&self, index: usize) -> BTreeSet<Node> {
+        match self {
+            Holdings::Copies { .. } => BTreeSet::new(),
+            Holdings::Partials(sets) => sets[index].clone(),
+        }
+    }
+
+    /// Whether `index` holds everything chunk c must end with at v.
+    fn complete(&self, index: usize, chunk: &Chunk) -> bool {
+        match self {
+            Holdings::Copies { held, .. } => held[index],
+            Holdings::Partials(sets) => chunk.sources.iter().all(|s| sets[index].contains(s)),
+        }
+    }
+}
 
 /// At most this many chunks are named in one diagnosis.
 const LISTED: usize = 6;
@@ -40,13 +104,7 @@ pub fn check(inst: &Instance, steps: &[Vec<Transmission>], rounds: &[u64]) -> Ve
     let net = &inst.network;
     let n = net.len();
     let chunks = collective.chunk_table(n);
-    let mut held = vec![false; chunks.len() * n];
-    let mut received = vec![false; chunks.len() * n];
-    for (c, chunk) in chunks.iter().enumerate() {
-        for &v in &chunk.sources {
-            held[c * n + v] = true;
-        }
-    }
+    let mut holdings = Holdings::new(&chunks, n, collective.kind.combining());
     let mut violations = Vec::new();
     let (mut first, mut last) = (None, None);
     let mut events = 0u64;
@@ -139,7 +197,7 @@ pub fn check(inst: &Instance, steps: &[Vec<Transmission>], rounds: &[u64]) -> Ve
                     continue;
                 };
                 events += 1;
-                if !held[c * n + tr.from] {
+                if !holdings.holds(c * n + tr.from) {
                     violations.push(Violation {
                         rule: Rule::NotHeld,
                         step: Some(s),
@@ -150,22 +208,22 @@ pub fn check(inst: &Instance, steps: &[Vec<Transmission>], rounds: &[u64]) -> Ve
                         ),
                     });
                 }
-                if chunk.sources.contains(&tr.to) {
-                    violations.push(Violation {
-                        rule: Rule::ReceiveOnce,
-                        step: Some(s),
-                        place: format!("node {}", tr.to),
-                        detail: format!("receives chunk {c}, which it started with (from node {})", tr.from),
-                    });
-                } else if std::mem::replace(&mut received[c * n + tr.to], true) {
-                    violations.push(Violation {
-                        rule: Rule::ReceiveOnce,
-                        step: Some(s),
-                        place: format!("node {}", tr.to),
-                        detail: format!("receives chunk {c} a second time (from node {})", tr.from),
-                    });
+                if let Holdings::Copies { received, .. } = &mut holdings {
+                    let again = std::mem::replace(&mut received[c * n + tr.to], true);
+                    let detail = if chunk.sources.contains(&tr.to) {
+                        format!("receives chunk {c}, which it started with (from node {})", tr.from)
+                    } else if again {
+                        format!("receives chunk {c} a second time (from node {})", tr.from)
+                    } else {
+                        String::new()
+                    };
+                    if !detail.is_empty() {
+                        let place = format!("node {}", tr.to);
+                        violations.push(Violation { rule: Rule::ReceiveOnce, step: Some(s), place, detail });
+                    }
                 }
-                arrivals.push(c * n + tr.to);
+                let partial = holdings.payload(c * n + tr.from);
+                arrivals.push(Arrival { index: c * n + tr.to, from: tr.from, partial });
             }
         }
         for sw in net.switches() {
@@ -188,9 +246,7 @@ pub fn check(inst: &Instance, steps: &[Vec<Transmission>], rounds: &[u64]) -> Ve
                 });
             }
         }
-        for i in arrivals {
-            held[i] = true;
-        }
+        arrive(&mut holdings, arrivals, n, s, &mut violations);
     }
     let length = span_length(first, last);
     let used: u64 = match (first, last) {
@@ -208,9 +264,24 @@ pub fn check(inst: &Instance, steps: &[Vec<Transmission>], rounds: &[u64]) -> Ve
         });
     }
     for v in 0..n {
-        let missing: Vec<usize> =
-            (0..chunks.len()).filter(|&c| chunks[c].targets.contains(&v) && !held[c * n + v]).collect();
-        if !missing.is_empty() {
+        let missing: Vec<usize> = (0..chunks.len())
+            .filter(|&c| chunks[c].targets.contains(&v) && !holdings.complete(c * n + v, &chunks[c]))
+            .collect();
+        if let (Holdings::Partials(sets), Some(&c)) = (&holdings, missing.first()) {
+            let lacking: Vec<Node> =
+                chunks[c].sources.iter().copied().filter(|u| !sets[c * n + v].contains(u)).collect();
+            violations.push(Violation {
+                rule: Rule::Incomplete,
+                step: None,
+                place: format!("node {v}"),
+                detail: format!(
+                    "ends chunk {c} without the contributions of {} (and {} of its chunks are incomplete: {})",
+                    node_list(&lacking),
+                    missing.len(),
+                    chunk_list(&missing)
+                ),
+            });
+        } else if !missing.is_empty() {
             violations.push(Violation {
                 rule: Rule::Incomplete,
                 step: None,
@@ -234,6 +305,52 @@ pub fn check(inst: &Instance, steps: &[Vec<Transmission>], rounds: &[u64]) -> Ve
     Verdict::from_parts(violations, length, metrics)
 }
 
+/// Applies the arrivals of step `s` (module documentation): copies are held; partial
+/// reductions combine when disjoint, replace one they contain, and otherwise count a
+/// contributor twice.
+fn arrive(
+    holdings: &mut Holdings,
+    mut arrivals: Vec<Arrival>,
+    n: usize,
+    s: i64,
+    violations: &mut Vec<Violation>,
+) {
+    match holdings {
+        Holdings::Copies { held, .. } => arrivals.iter().for_each(|a| held[a.index] = true),
+        Holdings::Partials(sets) => {
+            arrivals.sort_by_key(|a| (std::cmp::Reverse(a.partial.len()), a.index, a.from));
+            for a in arrivals.into_iter().filter(|a| !a.partial.is_empty()) {
+                let own = &mut sets[a.index];
+                if own.is_disjoint(&a.partial) {
+                    own.extend(a.partial);
+                } else if a.partial.is_superset(own) {
+                    *own = a.partial;
+                } else {
+                    let twice: Vec<Node> = own.intersection(&a.partial).copied().collect();
+                    violations.push(Violation {
+                        rule: Rule::CountedTwice,
+                        step: Some(s),
+                        place: format!("node {}", a.index % n),
+                        detail: format!(
+                            "receives chunk {} from node {} with the contributions of {}, which its own partial reduction ({}) already counts in part: {} would count twice",
+                            a.index / n,
+                            a.from,
+                            node_list(&a.partial.iter().copied().collect::<Vec<_>>()),
+                            node_list(&own.iter().copied().collect::<Vec<_>>()),
+                            node_list(&twice)
+                        ),
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// `nodes 0, 3, 5` (the first [`LISTED`], then how many more).
+fn node_list(nodes: &[Node]) -> String {
+    listed("node", nodes)
+}
+
 /// `R/C` in lowest terms (`7/6`, `2`).
 pub fn ratio(rounds: u64, chunks: u64) -> String {
     let (mut a, mut b) = (rounds, chunks.max(1));
@@ -246,10 +363,16 @@ pub fn ratio(rounds: u64, chunks: u64) -> String {
 
 /// `chunks 0, 3, 5` (the first [`LISTED`], then how many more).
 fn chunk_list(chunks: &[usize]) -> String {
-    let shown: Vec<String> = chunks.iter().take(LISTED).map(|c| c.to_string()).collect();
-    let more = chunks.len().saturating_sub(LISTED);
+    listed("chunk", chunks)
+}
+
+/// `WHATs 0, 3, 5` (`WHAT 4` alone; the first [`LISTED`], then how many more).
+fn listed(what: &str, items: &[usize]) -> String {
+    let shown: Vec<String> = items.iter().take(LISTED).map(|c| c.to_string()).collect();
+    let more = items.len().saturating_sub(LISTED);
     format!(
-        "chunks {}{}",
+        "{what}{} {}{}",
+        if items.len() == 1 { "" } else { "s" },
         shown.join(", "),
         if more > 0 { format!(", and {more} more") } else { String::new() }
     )

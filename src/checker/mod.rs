@@ -57,6 +57,9 @@ pub enum Rule {
     RoundBudget,
     /// docs/spec.md §4.4: a node receives a chunk twice, or one it started with.
     ReceiveOnce,
+    /// docs/spec.md §4.4, combining collectives: a received partial reduction and the
+    /// receiver's own share contributors, so combining them counts those twice.
+    CountedTwice,
 }
 
 impl fmt::Display for Rule {
@@ -80,6 +83,7 @@ impl fmt::Display for Rule {
             Rule::BandwidthRule => "bandwidth rule",
             Rule::RoundBudget => "round budget",
             Rule::ReceiveOnce => "receive once",
+            Rule::CountedTwice => "counted twice",
         })
     }
 }

@@ -146,6 +146,15 @@ pub enum Command {
         #[arg(long, value_name = "R", requires = "steps")]
         rounds: Option<u64>,
     },
+    /// Describe a network: nodes, links with their bandwidths, switch groups and diameter;
+    /// with --out, draw it as SVG.
+    Topology {
+        /// A network as `gen --network` takes it (dgx1, ring:8, hub-and-spoke:4, topo.json).
+        network: String,
+        /// Draw the network into this SVG file.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Walk SCCL's latency-bandwidth frontier of a collective: for C = 1, 2, ... the least
     /// rounds R, then the least steps S; each point with its certificate, each refuted (C, R)
     /// with its evidence; ends when R/C meets the multicommodity-flow bound.
@@ -371,8 +380,8 @@ pub struct Limits {
 #[derive(Debug, Clone, Default, Args)]
 pub struct GenArgs {
     /// Problem: chatting, scatter, gather, total-exchange, gossip, broadcast, product, prefix, or a
-    /// collective of the collective model: allgather, alltoall (and broadcast, scatter, gather
-    /// with --chunks, --root or a network with bandwidths).
+    /// collective of the collective model: allgather, alltoall, reduce, reduce-scatter, allreduce
+    /// (and broadcast, scatter, gather with --chunks, --root or a network with bandwidths).
     pub problem: String,
     /// Network: path:6, ring:7, uring:5, ula:8, mesh:4x4, torus:5x5, esm:4, tree:0,0,1,
     /// fat-tree:16, a named machine (fully-connected:N, star:N, hub-and-spoke:N, dgx1, dgx2,

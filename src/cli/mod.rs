@@ -8,6 +8,7 @@ mod bench;
 mod decide;
 mod results;
 mod sweep;
+mod topology;
 
 use args::{BackendArg, Cli, Command, Format, GenArgs, Limits, RatioFamily, Style};
 use commsched::bounds::{self, Bound};
@@ -129,6 +130,9 @@ pub fn run(cli: Cli) -> Result<u8> {
             let files = (file.as_deref(), certificate.as_deref());
             decide::decide(&instance, &method, (steps, rounds), &limits, files, format, &mut out)
         }
+        Command::Topology { network, out: svg } => {
+            topology::topology(&network, svg.as_deref(), format, &mut out)
+        }
         Command::Pareto { target, network, root, max_chunks, method, limits, certificate } => {
             let args = decide::ParetoArgs {
                 target: &target,
@@ -226,6 +230,7 @@ fn refuse_format(command: &Command, format: Format) -> Result<()> {
         Command::Bounds { .. } => ("bounds", &[Format::Text, Format::Json, Format::Markdown]),
         Command::Solve { .. } => ("solve", &[Format::Text, Format::Json, Format::Markdown]),
         Command::Pareto { .. } => ("pareto", &[Format::Text, Format::Json]),
+        Command::Topology { .. } => ("topology", &[Format::Text, Format::Json]),
         Command::List => ("list", &[Format::Text, Format::Json, Format::Markdown]),
         Command::Bench { exact: true, .. } => ("bench --exact", &[Format::Text]),
         Command::Bench { .. } => ("bench", &[Format::Text, Format::Json, Format::Markdown]),
@@ -738,7 +743,7 @@ pub fn generate(g: &GenArgs) -> Result<Instance> {
     // A collective problem name, or a rooted collective's flags or a network with bandwidths,
     // select the collective model.
     let collective = CollectiveKind::parse(&g.problem).is_some_and(|k| {
-        !k.rooted()
+        !matches!(k, CollectiveKind::Broadcast | CollectiveKind::Scatter | CollectiveKind::Gather)
             || g.chunks.is_some()
             || g.root.is_some()
             || g.rounds.as_deref().is_some_and(|r| r != "on")

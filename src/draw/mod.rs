@@ -17,6 +17,7 @@
 //! link or node in a step outlined in red, and the violations listed under the diagram.
 
 pub mod paper;
+pub mod topology;
 
 use crate::checker::{self, Verdict, Violation};
 use crate::error::{Error, Result};

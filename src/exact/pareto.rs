@@ -123,6 +123,7 @@ pub fn walk(base: &Instance, options: &WalkOptions) -> Result<Walk> {
         )
         .into());
     }
+    super::encode::encoder_for(base)?;
     let bound = bounds::collective::rounds_per_chunk(&at(base, 1, 1)).ok_or_else(|| {
         InputError::new("", "network", "some chunk cannot reach a target: no schedule exists")
     })?;

@@ -119,7 +119,7 @@ pub enum RingTie {
 /// A switch group (SCCL's `switches`, docs/spec.md §2.4): in every step, the chunks sent from
 /// its sources to its destinations, counted once per (source, destination) pair, are at most
 /// `bandwidth` times the step's rounds.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Switch {
     /// The sending nodes.
     pub sources: Vec<Node>,
@@ -318,6 +318,26 @@ impl Network {
         let index = arcs.iter().enumerate().map(|(i, &a)| (a, i)).collect();
         let bandwidth = vec![1; arcs.len()];
         Self { family, n, arcs, index, bandwidth, switches: Vec::new(), name: None }
+    }
+
+    /// Every arc turned around, with its bandwidth, and every switch group's sources and
+    /// destinations swapped (SCCL's `reverse_topology`): where a reduction's non-combining dual
+    /// runs (docs/spec.md §3.1).
+    pub fn reversed(&self) -> Self {
+        let arcs = self.arcs.iter().enumerate().map(|(a, &(u, v))| (v, u, self.bandwidth(a))).collect();
+        let switches = self
+            .switches
+            .iter()
+            .map(|s| Switch {
+                sources: s.destinations.clone(),
+                destinations: s.sources.clone(),
+                bandwidth: s.bandwidth,
+                name: s.name.clone(),
+            })
+            .collect();
+        let reversed =
+            Network::weighted(self.len(), arcs, switches).expect("the reverse of a network is one");
+        reversed.named(format!("{} reversed", self.spec_string()))
     }
 
     /// The same network under a registry name, which [`Network::spec_string`] then prints.

@@ -87,16 +87,26 @@ pub enum CollectiveKind {
     Scatter,
     /// n chunks; chunk c starts at rank c and ends at the root.
     Gather,
+    /// 1 chunk, combining: every rank contributes, the root ends with the reduction of all.
+    Reduce,
+    /// n chunks, combining: every rank contributes to each, rank c ends with the reduction of
+    /// chunk c.
+    ReduceScatter,
+    /// n chunks, combining: every rank contributes to each and ends with every reduction.
+    Allreduce,
 }
 
 impl CollectiveKind {
     /// Every collective.
-    pub const ALL: [CollectiveKind; 5] = [
+    pub const ALL: [CollectiveKind; 8] = [
         CollectiveKind::Allgather,
         CollectiveKind::Alltoall,
         CollectiveKind::Broadcast,
         CollectiveKind::Scatter,
         CollectiveKind::Gather,
+        CollectiveKind::Reduce,
+        CollectiveKind::ReduceScatter,
+        CollectiveKind::Allreduce,
     ];
 
     /// The name in files, on the command line and in MSCCL's `coll`.
@@ -107,17 +117,44 @@ impl CollectiveKind {
             CollectiveKind::Broadcast => "broadcast",
             CollectiveKind::Scatter => "scatter",
             CollectiveKind::Gather => "gather",
+            CollectiveKind::Reduce => "reduce",
+            CollectiveKind::ReduceScatter => "reduce-scatter",
+            CollectiveKind::Allreduce => "allreduce",
         }
     }
 
-    /// Parses a collective's name.
+    /// Parses a collective's name (`reduce_scatter`, MSCCL's spelling, too).
     pub fn parse(s: &str) -> Option<Self> {
+        let s = if s == "reduce_scatter" { "reduce-scatter" } else { s };
         Self::ALL.into_iter().find(|k| k.name() == s)
     }
 
-    /// Whether a root rank takes part (broadcast, scatter, gather).
+    /// Whether a root rank takes part (broadcast, scatter, gather, reduce).
     pub fn rooted(self) -> bool {
-        matches!(self, CollectiveKind::Broadcast | CollectiveKind::Scatter | CollectiveKind::Gather)
+        matches!(
+            self,
+            CollectiveKind::Broadcast
+                | CollectiveKind::Scatter
+                | CollectiveKind::Gather
+                | CollectiveKind::Reduce
+        )
+    }
+
+    /// Whether chunks combine on arrival (reduce, reduce-scatter, allreduce): a chunk's sources
+    /// are its contributors, and a target must end with the reduction of all of them.
+    pub fn combining(self) -> bool {
+        matches!(self, CollectiveKind::Reduce | CollectiveKind::ReduceScatter | CollectiveKind::Allreduce)
+    }
+
+    /// The non-combining dual of a reduction (SCCL's `non_combining_dual`): reduce ↔ broadcast,
+    /// reduce-scatter ↔ allgather, run on the reversed network and backwards in time
+    /// (docs/spec.md §3.1). `None` for allreduce, which has none, and for the others.
+    pub fn non_combining_dual(self) -> Option<Self> {
+        match self {
+            CollectiveKind::Reduce => Some(CollectiveKind::Broadcast),
+            CollectiveKind::ReduceScatter => Some(CollectiveKind::Allgather),
+            _ => None,
+        }
     }
 }
 
@@ -162,6 +199,13 @@ impl Collective {
             }
             CollectiveKind::Gather => {
                 (0..n).map(|c| Chunk { sources: vec![c], targets: vec![root] }).collect()
+            }
+            CollectiveKind::Reduce => vec![Chunk { sources: all.clone(), targets: vec![root] }],
+            CollectiveKind::ReduceScatter => {
+                (0..n).map(|c| Chunk { sources: all.clone(), targets: vec![c] }).collect()
+            }
+            CollectiveKind::Allreduce => {
+                (0..n).map(|_| Chunk { sources: all.clone(), targets: all.clone() }).collect()
             }
         };
         units.into_iter().flat_map(|u| std::iter::repeat_n(u, self.chunks)).collect()
@@ -560,17 +604,36 @@ impl Instance {
         Ok(())
     }
 
-    /// A chunk of a collective and a target it cannot reach from any of its sources, if any.
+    /// A chunk of a collective and a target it cannot reach from any of its sources (from one
+    /// of its contributors, for a combining collective), if any.
     fn collective_unreachable(&self) -> Option<(usize, Node)> {
         let Problem::Collective(c) = &self.problem else { return None };
         let n = self.network.len();
         let dist: Vec<Vec<usize>> = (0..n).map(|s| self.network.distances_from(s)).collect();
+        let cut = |s: Node, t: Node| dist[s][t] == usize::MAX;
         c.chunk_table(n).iter().enumerate().find_map(|(id, chunk)| {
             chunk
                 .targets
                 .iter()
-                .find(|&&t| chunk.sources.iter().all(|&s| dist[s][t] == usize::MAX))
+                .find(|&&t| match c.kind.combining() {
+                    true => chunk.sources.iter().any(|&s| cut(s, t)),
+                    false => chunk.sources.iter().all(|&s| cut(s, t)),
+                })
                 .map(|&t| (id, t))
+        })
+    }
+
+    /// The non-combining dual of a reduce or reduce-scatter instance (docs/spec.md §3.1): the
+    /// broadcast or allgather with the same C, root and budget on the reversed network, whose
+    /// schedules run backwards are exactly this instance's (up to useless sends).
+    pub fn non_combining_dual(&self) -> Option<Instance> {
+        let Problem::Collective(c) = &self.problem else { return None };
+        let kind = c.kind.non_combining_dual()?;
+        Some(Instance {
+            name: format!("{} (non-combining dual)", self.name),
+            network: self.network.reversed(),
+            problem: Problem::Collective(Collective { kind, ..*c }),
+            ..self.clone()
         })
     }
 

@@ -115,6 +115,22 @@ pub enum Schedule {
 }
 
 impl Schedule {
+    /// A collective schedule run backwards on the reversed network: step s of S becomes step
+    /// S + 1 − s with its rounds, and u → v becomes v → u (docs/spec.md §3.1, the
+    /// non-combining dual of a reduction). Other schedules are returned unchanged.
+    pub fn reversed_collective(self) -> Schedule {
+        let Schedule::Collective { mut steps, mut rounds } = self else { return self };
+        steps.reverse();
+        rounds.reverse();
+        for step in &mut steps {
+            for tr in step.iter_mut() {
+                std::mem::swap(&mut tr.from, &mut tr.to);
+            }
+            step.sort_by_key(|tr| (tr.from, tr.to));
+        }
+        Schedule::Collective { steps, rounds }
+    }
+
     /// The model name echoed in the file.
     pub fn model_name(&self) -> &'static str {
         match self {

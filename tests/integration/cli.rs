@@ -1117,3 +1117,26 @@ fn pareto_walks_to_the_bound() {
     assert_eq!(code, 2, "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
+
+/// `topology` prints a machine's nodes, links, bandwidths and diameter (the DGX-1: 8 GPUs,
+/// 32 arcs in 16 links, NVLinks of bandwidth 1 and 2, diameter 2), its JSON form, and draws it;
+/// an unknown network is one line with exit 2.
+#[test]
+fn topology_describes_and_draws_a_machine() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("dgx1.svg");
+    let (code, text, stderr) = run(&["topology", "dgx1", "--out", svg.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(text.starts_with("dgx1: 8 nodes, 32 arcs in 16 links, diameter 2\n"), "{text}");
+    assert!(text.contains("  0 <-> 1  bandwidth 2\n") && text.contains("  0 <-> 2  bandwidth 1\n"), "{text}");
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert_eq!(picture.matches("<circle").count(), 8);
+    assert_eq!(picture.matches("<line").count(), 16);
+    let (code, v) = json(&["topology", "hub-and-spoke:4"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!((v["nodes"].as_u64(), v["diameter"].as_u64()), (Some(4), Some(1)));
+    assert_eq!(v["switches"].as_array().map(Vec::len), Some(8), "{v}");
+    let (code, _, stderr) = run(&["topology", "dgx7"]);
+    assert_eq!(code, 2);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}

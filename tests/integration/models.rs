@@ -47,11 +47,9 @@ fn models_are_in_sync_with_the_encoder() {
             solve: SolveOptions::default(),
             fail_fast: false,
         };
-        let horizon = assess(&inst, Attached::default(), &options)
-            .unwrap()
-            .best
-            .expect("an algorithm applies")
-            .length();
+        // No algorithm fits the DGX-1's (C, R) = (6, 7) budget: no default horizon to export at.
+        let Some(best) = assess(&inst, Attached::default(), &options).unwrap().best else { continue };
+        let horizon = best.length();
         if encoder.variables(horizon) > CHECKED_IN_VARIABLES {
             continue;
         }

@@ -25,6 +25,12 @@
 //! within the budget, and it is **horizon-monotone**: a solution whose sends all lie in steps
 //! ≤ T′ gives every later step 0 rounds, and so is a solution at T′.
 //!
+//! **Reductions** (reduce, reduce-scatter) are encoded as their non-combining dual, the
+//! broadcast or allgather on the reversed network (SCCL's `non_combining_dual`), and its
+//! witnesses are decoded backwards in time on the original network. The two have the same
+//! schedules up to useless sends (docs/spec.md §3.1), so the dual's optimum and infeasibility
+//! are the reduction's. Allreduce has no such dual and no encoder.
+//!
 //! ## Pruning (valid: it keeps every schedule's useful sends)
 //!
 //! x(c, u → v, t) exists only if v does not start with c, t ≥ 1 + the distance from c's
@@ -36,18 +42,20 @@ use super::{Encoder, EncoderEntry, Encoding, Event, Shape};
 use crate::exact::BackendKind;
 use crate::exact::ir::{Linear, Model, Sense, VarId};
 use crate::spec::{
-    Applicability, Chunk, Instance, Model as CommModel, ModelClass, Node, Problem, ProblemKind,
+    Applicability, Chunk, CollectiveKind, Instance, Model as CommModel, ModelClass, Node, Problem,
+    ProblemKind,
 };
+use std::borrow::Cow;
 
 /// The registry entry: every collective of the collective model, on any network.
 pub const ENTRY: EncoderEntry = EncoderEntry {
     name: "collective",
-    source: "SCCL (PPoPP'21) §4 path encoding: allgather, alltoall, broadcast, scatter, gather in (steps, rounds, chunks)",
+    source: "SCCL (PPoPP'21) §4 path encoding: allgather, alltoall, broadcast, scatter, gather in (steps, rounds, chunks); reduce and reduce-scatter as their non-combining duals",
     applicability: Applicability {
         problems: &[ProblemKind::Collective],
         models: &[ModelClass::Collective],
         families: &[],
-        refine: None,
+        refine: Some(has_model),
         model_note: "",
     },
     build: |instance| Box::new(Collective::new(instance)),
@@ -57,9 +65,22 @@ pub const ENTRY: EncoderEntry = EncoderEntry {
     backends: &[BackendKind::Sat, BackendKind::Smt, BackendKind::Ilp],
 };
 
+/// Every collective but allreduce: the combining ones are encoded as their non-combining dual.
+fn has_model(instance: &Instance) -> Result<(), String> {
+    match &instance.problem {
+        Problem::Collective(c) if c.kind == CollectiveKind::Allreduce => Err(
+            "allreduce has no non-combining dual to encode: its schedules are checked, and its algorithms compose a reduce-scatter and an allgather".into(),
+        ),
+        _ => Ok(()),
+    }
+}
+
 /// The collective encoder (see the module documentation).
 pub struct Collective<'a> {
-    instance: &'a Instance,
+    /// The instance encoded: the given one, or a reduction's non-combining dual.
+    instance: Cow<'a, Instance>,
+    /// Whether `instance` is the dual, whose schedules run backwards on the reversed network.
+    reversed: bool,
     chunks: Vec<Chunk>,
     budget: Option<u64>,
     /// `dist[u][v]`: hops from u to v (`usize::MAX` unreachable).
@@ -69,6 +90,10 @@ pub struct Collective<'a> {
 impl<'a> Collective<'a> {
     /// The encoder for a collective instance.
     pub fn new(instance: &'a Instance) -> Self {
+        let (instance, reversed) = match instance.non_combining_dual() {
+            Some(dual) => (Cow::Owned(dual), true),
+            None => (Cow::Borrowed(instance), false),
+        };
         let n = instance.network.len();
         let chunks = match &instance.problem {
             Problem::Collective(c) => c.chunk_table(n),
@@ -79,7 +104,7 @@ impl<'a> Collective<'a> {
             _ => None,
         };
         let dist = (0..n).map(|s| instance.network.distances_from(s)).collect();
-        Self { instance, chunks, budget, dist }
+        Self { instance, reversed, chunks, budget, dist }
     }
 
     /// Hops from the nearest source of `chunk` to `u`.
@@ -131,7 +156,7 @@ impl<'a> Collective<'a> {
 impl Encoder for Collective<'_> {
     fn impossible(&self) -> Option<String> {
         let budget = self.budget?;
-        let (v, k, cap, r) = crate::bounds::collective::rounds_needed(self.instance)?;
+        let (v, k, cap, r) = crate::bounds::collective::rounds_needed(&self.instance)?;
         (r > budget).then(|| {
             format!("node {v} receives {k} chunks, at most {cap} per round, so it needs {r} rounds; the budget is R = {budget}")
         })
@@ -239,7 +264,8 @@ impl Encoder for Collective<'_> {
         if let Some(r) = self.budget {
             model.constrain("budget", &Linear::sum(&rounds), Sense::Le, r as i64);
         }
-        Encoding { horizon, model, shape: Shape::Collective { rounds: self.budget.is_some() }, events }
+        let shape = Shape::Collective { rounds: self.budget.is_some(), reversed: self.reversed };
+        Encoding { horizon, model, shape, events }
     }
 
     fn last_step(&self, event: &Event) -> Option<u64> {

@@ -62,6 +62,9 @@ pub enum Shape {
     Collective {
         /// Whether the model has round variables.
         rounds: bool,
+        /// Whether the model is a reduction's non-combining dual, whose schedule is read
+        /// backwards ([`crate::spec::Schedule::reversed_collective`]).
+        reversed: bool,
     },
     /// [`Schedule::StoreForward`] from [`Event::Hop`]s.
     StoreForward,
@@ -106,7 +109,10 @@ impl Encoding {
     pub fn decode(&self, values: &[i64]) -> Schedule {
         let set = self.events.iter().filter(|(var, _)| values[var.index()] == 1).map(|&(_, e)| e);
         match self.shape {
-            Shape::Collective { rounds } => self.decode_collective(set, values, rounds),
+            Shape::Collective { rounds, reversed } => {
+                let schedule = self.decode_collective(set, values, rounds);
+                if reversed { schedule.reversed_collective() } else { schedule }
+            }
             Shape::StoreForward => {
                 let mut steps = self.transmissions(set);
                 let first = steps.iter().position(|s| !s.is_empty()).unwrap_or(steps.len());

@@ -4,7 +4,7 @@
 //! synthesis papers compare against): each chunk goes from its source straight to each target,
 //! so S = 1 when bandwidth allows, and the rounds are the heaviest link's or switch's load.
 
-use super::{RouteTree, chunks, pipeline};
+use super::{RouteTree, chunks, route};
 use crate::heuristics::Method;
 use crate::spec::Instance;
 
@@ -38,7 +38,9 @@ pub const METHOD: Method = Method {
     name: "direct",
     source: "ours (the direct baseline of SCCL and TACCL's comparisons)",
     summary: "each chunk straight from its source to every target: one step where bandwidth allows",
-    applicability: super::applicability(Some(linked)),
+    applicability: super::applicability(Some(|inst| {
+        super::each_part(inst, linked).and_then(|()| super::fits(inst, direct))
+    })),
     claim: |_| None,
-    run: |inst| pipeline(inst, &direct(inst)),
+    run: |inst| route(inst, direct),
 };

@@ -1,12 +1,17 @@
 //! # The collective algorithms people compare against (docs/spec.md §4.4)
 //!
-//! Every algorithm here is a choice of **route trees**, one per chunk: an arborescence from the
+//! Every algorithm here is a choice of **route trees**, one per chunk of a non-combining
+//! collective: an arborescence from the
 //! chunk's source that reaches each of its targets. One engine, [`pipeline`], then schedules the
 //! trees step by step: a tree arc u → v can carry chunk c in step s once u holds c at the end of
 //! step s − 1; each arc takes at most b·r chunks per step and each switch group b·r, the
 //! farthest-reaching chunks first (the height of the subtree below v, then the chunk id). Every
 //! step has the same r rounds: r = 1 without a budget; with a budget R, the least r whose
 //! schedule of S steps fits S·r ≤ R.
+//!
+//! A **reduction** (reduce, reduce-scatter) is routed as its non-combining dual on the reversed
+//! network and run backwards (`route`); an **allreduce** as a reduce-scatter so routed, then
+//! an allgather (docs/spec.md §3.1).
 //!
 //! | method | file | networks | route trees |
 //! |---|---|---|---|
@@ -22,7 +27,8 @@ pub mod shortest_path_trees;
 
 use crate::error::{Error, Result};
 use crate::spec::{
-    Applicability, Chunk, Instance, Model, ModelClass, Node, Problem, ProblemKind, Schedule, Transmission,
+    Applicability, Chunk, Collective, CollectiveKind, Instance, Model, ModelClass, Node, Problem,
+    ProblemKind, Schedule, Transmission,
 };
 
 /// The registered collective algorithms.
@@ -67,6 +73,76 @@ pub(crate) fn prune(parent: &[Option<Node>], chunk: &Chunk) -> RouteTree {
         }
     }
     tree
+}
+
+/// The non-combining instances whose route trees an algorithm builds for `inst`, each with
+/// whether its schedule runs backwards (docs/spec.md §3.1): the instance itself; for reduce and
+/// reduce-scatter their non-combining dual; for allreduce a reduce-scatter's dual, then an
+/// allgather, both without a budget.
+pub(crate) fn parts(inst: &Instance) -> Vec<(Instance, bool)> {
+    if let Some(dual) = inst.non_combining_dual() {
+        return vec![(dual, true)];
+    }
+    let Problem::Collective(c) = &inst.problem else { return vec![(inst.clone(), false)] };
+    if c.kind != CollectiveKind::Allreduce {
+        return vec![(inst.clone(), false)];
+    }
+    let with = |kind| Instance {
+        problem: Problem::Collective(Collective { kind, ..*c }),
+        model: Model::Collective { rounds: None },
+        ..inst.clone()
+    };
+    let halves = [(with(CollectiveKind::ReduceScatter), true), (with(CollectiveKind::Allgather), false)];
+    halves
+        .into_iter()
+        .map(|(half, backwards)| (half.non_combining_dual().unwrap_or(half), backwards))
+        .collect()
+}
+
+/// An algorithm's condition, on every part ([`parts`]) of the instance.
+pub(crate) fn each_part(inst: &Instance, check: fn(&Instance) -> Result<(), String>) -> Result<(), String> {
+    parts(inst).iter().try_for_each(|(part, _)| check(part))
+}
+
+/// An algorithm's condition under a round budget: its routed schedule fits it (known only by
+/// scheduling the trees).
+pub(crate) fn fits(inst: &Instance, trees: fn(&Instance) -> Vec<RouteTree>) -> Result<(), String> {
+    if !matches!(inst.model, Model::Collective { rounds: Some(_) }) {
+        return Ok(());
+    }
+    route(inst, trees).map(drop).map_err(|e| match e {
+        Error::NotApplicable { reason, .. } => reason,
+        other => other.to_string(),
+    })
+}
+
+/// An algorithm's schedule: its route trees on each part ([`parts`]) scheduled by
+/// [`pipeline`], read backwards where the part is a dual, the parts one after the other. A
+/// composed allreduce must fit the instance's budget.
+pub(crate) fn route(inst: &Instance, trees: fn(&Instance) -> Vec<RouteTree>) -> Result<Schedule> {
+    let (mut steps, mut rounds) = (Vec::new(), Vec::new());
+    let parts = parts(inst);
+    for (part, backwards) in &parts {
+        let schedule = pipeline(part, &trees(part))?;
+        if let Schedule::Collective { steps: s, rounds: r } =
+            if *backwards { schedule.reversed_collective() } else { schedule }
+        {
+            steps.extend(s);
+            rounds.extend(r);
+        }
+    }
+    let used: u64 = rounds.iter().sum();
+    if let (true, Model::Collective { rounds: Some(budget) }) = (parts.len() > 1, &inst.model)
+        && used > *budget
+    {
+        return Err(Error::NotApplicable {
+            method: "collective pipeline".into(),
+            reason: format!(
+                "the reduce-scatter and allgather it composes use {used} rounds, over the budget R = {budget}"
+            ),
+        });
+    }
+    Ok(Schedule::Collective { steps, rounds })
 }
 
 /// Schedules the route trees (module documentation), trying r = 1, 2, … rounds per step until

@@ -5,7 +5,7 @@
 //! source s reaches v from v xor 2^j, where 2^j is the highest bit in which v and s differ:
 //! log₂ n steps where bandwidth allows. It needs the arcs i → i xor 2^j.
 
-use super::{RouteTree, chunks, pipeline};
+use super::{RouteTree, chunks, route};
 use crate::heuristics::Method;
 use crate::spec::{CollectiveKind, Instance, Problem};
 
@@ -53,7 +53,9 @@ pub const METHOD: Method = Method {
     name: "recursive-doubling",
     source: "ours (MPICH's recursive-doubling allgather, the binomial broadcast)",
     summary: "exchange with i xor 2^j in round j: log₂ n steps for an allgather or broadcast where bandwidth allows",
-    applicability: super::applicability(Some(applies)),
+    applicability: super::applicability(Some(|inst| {
+        super::each_part(inst, applies).and_then(|()| super::fits(inst, recursive_doubling))
+    })),
     claim: |_| None,
-    run: |inst| pipeline(inst, &recursive_doubling(inst)),
+    run: |inst| route(inst, recursive_doubling),
 };

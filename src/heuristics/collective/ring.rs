@@ -6,7 +6,7 @@
 //! passed its last target. An allgather of C chunks per rank takes n − 1 steps when every ring
 //! arc carries C chunks a step.
 
-use super::{RouteTree, chunks, pipeline};
+use super::{RouteTree, chunks, route};
 use crate::heuristics::Method;
 use crate::spec::{Instance, Network, Node};
 
@@ -84,10 +84,13 @@ pub const METHOD: Method = Method {
     source: "ours (the ring algorithm of NCCL, SCCL's and TACCL's baseline)",
     summary: "each chunk along one directed Hamiltonian cycle, widest arcs first: n − 1 steps for an allgather",
     applicability: super::applicability(Some(|inst| {
-        hamiltonian_cycle(&inst.network)
-            .map(|_| ())
-            .ok_or_else(|| format!("{} has no directed Hamiltonian cycle the search finds", inst.network))
+        super::each_part(inst, |part| {
+            hamiltonian_cycle(&part.network)
+                .map(|_| ())
+                .ok_or_else(|| format!("{} has no directed Hamiltonian cycle the search finds", part.network))
+        })
+        .and_then(|()| super::fits(inst, ring))
     })),
     claim: |_| None,
-    run: |inst| pipeline(inst, &ring(inst)),
+    run: |inst| route(inst, ring),
 };

@@ -5,7 +5,7 @@
 //! each target along a shortest path, so with enough bandwidth the schedule meets the distance
 //! bound. On any network; the tree broadcast of the comparisons.
 
-use super::{RouteTree, chunks, pipeline, prune};
+use super::{RouteTree, chunks, prune, route};
 use crate::heuristics::Method;
 use crate::spec::{Instance, Network, Node};
 
@@ -34,7 +34,7 @@ pub const METHOD: Method = Method {
     name: "shortest-path-trees",
     source: "ours (the tree broadcast of the comparisons, for every collective)",
     summary: "each chunk along a breadth-first tree from its source, widest arcs first, pipelined by the farthest-reaching chunk",
-    applicability: super::applicability(None),
+    applicability: super::applicability(Some(|inst| super::fits(inst, shortest_path_trees))),
     claim: |_| None,
-    run: |inst| pipeline(inst, &shortest_path_trees(inst)),
+    run: |inst| route(inst, shortest_path_trees),
 };
