@@ -17,6 +17,7 @@
 //! the convention above, scratch chunks by what the rank last received into them, so files
 //! with another scratch layout read back too. The checker then judges the schedule.
 
+use super::msccl_xml::StepKind;
 use super::{Instance, Mode, Model, Problem, Schedule, Transmission};
 use crate::error::{Error, InputError, Result};
 use std::collections::{BTreeMap, HashMap};
@@ -176,65 +177,6 @@ pub fn to_xml(inst: &Instance, schedule: &Schedule) -> Result<String> {
     Ok(xml)
 }
 
-/// One XML tag: its name, attributes, and whether it closes (`</x>`) or is empty (`<x/>`).
-#[derive(Debug)]
-struct Tag {
-    name: String,
-    attrs: Vec<(String, String)>,
-    closing: bool,
-    empty: bool,
-}
-
-/// The tags of an XML document (declarations and comments skipped, text ignored).
-fn tags(text: &str) -> std::result::Result<Vec<Tag>, String> {
-    let mut out = Vec::new();
-    let mut rest = text;
-    while let Some(i) = rest.find('<') {
-        rest = &rest[i..];
-        let skip =
-            [("<?", "?>"), ("<!--", "-->"), ("<!", ">")].into_iter().find(|(open, _)| rest.starts_with(open));
-        if let Some((_, close)) = skip {
-            let end = rest.find(close).ok_or_else(|| format!("unterminated `{}`", &rest[..2]))?;
-            rest = &rest[end + close.len()..];
-            continue;
-        }
-        let end = rest.find('>').ok_or("unterminated tag")?;
-        let body = &rest[1..end];
-        rest = &rest[end + 1..];
-        let (closing, body) = match body.strip_prefix('/') {
-            Some(b) => (true, b),
-            None => (false, body),
-        };
-        let (empty, body) = match body.strip_suffix('/') {
-            Some(b) => (true, b),
-            None => (false, body),
-        };
-        let body = body.trim();
-        let name_end = body.find(char::is_whitespace).unwrap_or(body.len());
-        let (name, mut attrs_text) = (body[..name_end].to_string(), body[name_end..].trim_start());
-        let mut attrs = Vec::new();
-        while !attrs_text.is_empty() {
-            let eq = attrs_text.find('=').ok_or_else(|| format!("<{name}>: attribute without a value"))?;
-            let key = attrs_text[..eq].trim().to_string();
-            let value_text = attrs_text[eq + 1..].trim_start();
-            let quote = value_text.chars().next().filter(|c| *c == '"' || *c == '\'');
-            let quote = quote.ok_or_else(|| format!("<{name}>: attribute `{key}` is not quoted"))?;
-            let close =
-                value_text[1..].find(quote).ok_or_else(|| format!("<{name}>: unterminated `{key}`"))?;
-            let value = value_text[1..1 + close]
-                .replace("&lt;", "<")
-                .replace("&gt;", ">")
-                .replace("&quot;", "\"")
-                .replace("&apos;", "'")
-                .replace("&amp;", "&");
-            attrs.push((key, value));
-            attrs_text = value_text[close + 2..].trim_start();
-        }
-        out.push(Tag { name, attrs, closing, empty });
-    }
-    Ok(out)
-}
-
 /// A send read from the file, before its tokens are resolved.
 #[derive(Debug, Clone)]
 struct Send {
@@ -260,112 +202,72 @@ pub fn parse(text: &str, file: &str, inst: &Instance) -> std::result::Result<Sch
     })?;
     let gossip = coll == "allgather";
     let n = inst.network.len();
-    let tags = tags(text).map_err(|r| err("", r))?;
-    let attr = |tag: &Tag, field: &str, key: &str| -> std::result::Result<String, InputError> {
-        tag.attrs
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.clone())
-            .ok_or_else(|| err(field, format!("<{}> has no `{key}` attribute", tag.name)))
-    };
-    let number = |tag: &Tag, field: &str, key: &str| -> std::result::Result<i64, InputError> {
-        let v = attr(tag, field, key)?;
-        v.trim().parse().map_err(|_| err(&format!("{field}.{key}"), format!("`{v}` is not an integer")))
-    };
-    let algo = tags
-        .iter()
-        .find(|t| t.name == "algo" && !t.closing)
-        .ok_or_else(|| err("", "no <algo> element".into()))?;
-    let file_coll = attr(algo, "algo", "coll")?;
+    let algo = super::msccl_xml::parse(text, file)?;
+    let file_coll =
+        algo.coll.as_deref().ok_or_else(|| err("algo", "<algo> has no `coll` attribute".into()))?;
     if file_coll != coll {
         return Err(err(
             "algo.coll",
             format!("`{file_coll}` does not match the instance's {} (`{coll}`)", inst.problem),
         ));
     }
-    if number(algo, "algo", "ngpus")? != n as i64 {
+    if algo.ngpus != n {
         return Err(err("algo.ngpus", format!("the instance's network has {n} nodes")));
     }
-    let buffer = |field: &str, key: &str, v: String| -> std::result::Result<char, InputError> {
-        match v.as_str() {
-            "i" | "o" | "s" => Ok(v.chars().next().unwrap_or('i')),
-            _ => Err(err(&format!("{field}.{key}"), format!("`{v}` is not a buffer (i, o, s)"))),
-        }
-    };
-    let (mut gpu, mut tb): (Option<usize>, Option<(i64, i64, String)>) = (None, None);
     let mut sends: BTreeMap<usize, Vec<Send>> = BTreeMap::new();
     let mut recvs: BTreeMap<(usize, usize, usize), (usize, Chunk, String)> = BTreeMap::new();
-    for tag in &tags {
-        match (tag.name.as_str(), tag.closing) {
-            ("gpu", false) => {
-                let id = number(tag, "gpu", "id")?;
-                let field = format!("gpu[{id}]");
-                gpu = Some(usize::try_from(id).ok().filter(|&g| g < n).ok_or_else(|| {
-                    err(
-                        &format!("{field}.id"),
-                        format!("rank {id} is unknown: the network has nodes 0..{}", n - 1),
-                    )
-                })?);
-            }
-            ("gpu", true) => gpu = None,
-            ("tb", false) => {
-                let g = gpu.ok_or_else(|| err("tb", "<tb> outside a <gpu>".into()))?;
-                let id = number(tag, &format!("gpu[{g}].tb"), "id")?;
-                let field = format!("gpu[{g}].tb[{id}]");
-                let (send, recv) = (number(tag, &field, "send")?, number(tag, &field, "recv")?);
-                for (key, peer) in [("send", send), ("recv", recv)] {
-                    if peer < -1 || peer >= n as i64 {
-                        return Err(err(&format!("{field}.{key}"), format!("rank {peer} is unknown")));
-                    }
+    for gpu in &algo.gpus {
+        let g = gpu.id;
+        if g >= n {
+            return Err(err(
+                &format!("gpu[{g}].id"),
+                format!("rank {g} is unknown: the network has nodes 0..{}", n - 1),
+            ));
+        }
+        for tb in &gpu.blocks {
+            for (key, peer) in [("send", tb.send), ("recv", tb.recv)] {
+                if let Some(peer) = peer.filter(|&p| p >= n) {
+                    return Err(err(&format!("{}.{key}", tb.place), format!("rank {peer} is unknown")));
                 }
-                tb = Some((send, recv, field));
             }
-            ("tb", true) => tb = None,
-            ("step", false) => {
-                let (g, (send, recv, tb_field)) = match (gpu, &tb) {
-                    (Some(g), Some(t)) => (g, t),
-                    _ => return Err(err("step", "<step> outside a <tb>".into())),
-                };
-                let s = number(tag, &format!("{tb_field}.step"), "s")?;
-                let field = format!("{tb_field}.step[{s}]");
-                let s = usize::try_from(s)
-                    .map_err(|_| err(&format!("{field}.s"), "a step index is ≥ 0".into()))?;
-                let kind = attr(tag, &field, "type")?;
-                if kind == "nop" {
-                    continue;
+            for step in &tb.steps {
+                let field = step.place.clone();
+                let cnt = step.cnt;
+                if step.kind != StepKind::Nop && cnt == 0 {
+                    return Err(err(
+                        &format!("{field}.cnt"),
+                        "a send or receive moves at least one chunk".into(),
+                    ));
                 }
-                let cnt = usize::try_from(number(tag, &field, "cnt")?).ok().filter(|&c| c > 0).ok_or_else(
-                    || err(&format!("{field}.cnt"), "a send or receive moves at least one chunk".into()),
-                )?;
-                let chunk = |key: &str, off: &str| -> std::result::Result<Chunk, InputError> {
-                    let b = buffer(&field, key, attr(tag, &field, key)?)?;
-                    let o = usize::try_from(number(tag, &field, off)?)
-                        .map_err(|_| err(&format!("{field}.{off}"), "an offset is ≥ 0".into()))?;
-                    Ok((b, o))
-                };
-                match kind.as_str() {
-                    "s" => {
-                        let to = usize::try_from(*send).map_err(|_| {
+                let at = |(buffer, offset): (super::msccl_xml::Buffer, usize)| (buffer.letter(), offset);
+                match step.kind {
+                    StepKind::Nop => {}
+                    StepKind::Send => {
+                        let to = tb.send.ok_or_else(|| {
                             err(
-                                &format!("{tb_field}.send"),
+                                &format!("{}.send", tb.place),
                                 "a thread block with send steps names its peer".into(),
                             )
                         })?;
-                        let src = chunk("srcbuf", "srcoff")?;
-                        sends.entry(s).or_default().push(Send { from: g, to, src, cnt, field });
+                        sends.entry(step.index).or_default().push(Send {
+                            from: g,
+                            to,
+                            src: at(step.src),
+                            cnt,
+                            field,
+                        });
                     }
-                    "r" => {
-                        let from = usize::try_from(*recv).map_err(|_| {
+                    StepKind::Recv => {
+                        let from = tb.recv.ok_or_else(|| {
                             err(
-                                &format!("{tb_field}.recv"),
+                                &format!("{}.recv", tb.place),
                                 "a thread block with receive steps names its peer".into(),
                             )
                         })?;
-                        let dst = chunk("dstbuf", "dstoff")?;
-                        if recvs.insert((s, from, g), (cnt, dst, field.clone())).is_some() {
+                        if recvs.insert((step.index, from, g), (cnt, at(step.dst), field.clone())).is_some() {
                             return Err(err(
                                 &field,
-                                format!("a second receive from rank {from} in step {s}"),
+                                format!("a second receive from rank {from} in step {}", step.index),
                             ));
                         }
                     }
@@ -373,19 +275,12 @@ pub fn parse(text: &str, file: &str, inst: &Instance) -> std::result::Result<Sch
                         return Err(err(
                             &format!("{field}.type"),
                             format!(
-                                "`{other}` is not a plain send (s), receive (r) or nop: reductions and fused steps do not map to store-and-forward"
+                                "`{}` is not a plain send (s), receive (r) or nop: reductions and fused steps do not map to store-and-forward",
+                                other.name()
                             ),
                         ));
                     }
                 }
-            }
-            _ => {}
-        }
-        if tag.empty {
-            match tag.name.as_str() {
-                "gpu" => gpu = None,
-                "tb" => tb = None,
-                _ => {}
             }
         }
     }

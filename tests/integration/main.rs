@@ -21,6 +21,7 @@ mod gossip_exact;
 mod instances;
 mod itineraries;
 mod models;
+mod msccl_corpus;
 mod reductions;
 mod report;
 mod scatter_gather;
