@@ -57,7 +57,10 @@ pub fn decide_point(
     horizon: u64,
     options: &SolveOptions,
 ) -> Result<Point> {
-    let search = Search::new(instance, backend, options)?;
+    // The witness is searched for without a proof tracer (and with CaDiCaL's options for
+    // satisfiable instances); an infeasible answer is proved afresh, which costs little where
+    // refutations are quick and witnesses slow, as on SCCL's rows (docs/bench-sccl.md).
+    let search = Search { untraced_probes: true, ..Search::new(instance, backend, options)? };
     if let Some(reason) = search.encoder.impossible() {
         return Ok(Point::Infeasible(Refutation::Bound(reason)));
     }

@@ -342,6 +342,10 @@ struct Search<'a> {
     /// The horizon a SAT descent decided infeasible, its proof in the trace of that horizon.
     #[cfg(feature = "sat")]
     descended: std::cell::Cell<Option<u64>>,
+    /// Probes run without the SAT backend's proof tracer (which slows CaDiCaL down): a probe
+    /// that is likely feasible wastes no proof, and an infeasible one is proved afresh by
+    /// `prove` ([`decision::decide_point`]).
+    untraced_probes: bool,
 }
 
 /// Where a probe of the SAT backend writes its CNF (with `comment` on top) and LRAT proof.
@@ -450,6 +454,7 @@ impl<'a> Search<'a> {
             traces: if backend == BackendKind::Sat { Some(TempDir::new()?) } else { None },
             #[cfg(feature = "sat")]
             descended: std::cell::Cell::new(None),
+            untraced_probes: false,
         })
     }
 
@@ -590,7 +595,7 @@ impl<'a> Search<'a> {
             Ok(t) => t,
             Err(stop) => return Ok(Decision::Unknown(stop)),
         };
-        let trace = self.traced(horizon, restriction);
+        let trace = self.traced(horizon, restriction).filter(|_| !self.untraced_probes);
         let traces = trace.is_some();
         let (encoding, answer) = match time {
             None => {
