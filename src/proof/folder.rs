@@ -102,6 +102,62 @@ fn entry(dir: &Path, name: &str) -> Result<FileEntry> {
     Ok(FileEntry { name: name.into(), sha256: sha256::hex_digest(&data), bytes: data.len() as u64 })
 }
 
+impl Manifest {
+    /// A manifest with no bound, infeasibility or files yet.
+    fn new(instance: &Instance, length: u64, certificate: String, kind: &str, solve_seconds: f64) -> Self {
+        Manifest {
+            format: FORMAT.into(),
+            commsched: env!("CARGO_PKG_VERSION").into(),
+            instance: instance.name.clone(),
+            length,
+            certificate,
+            kind: kind.into(),
+            lower_bound: None,
+            infeasible_horizon: None,
+            backend: None,
+            relaxation: None,
+            refutation: false,
+            files: Vec::new(),
+            solve_seconds,
+        }
+    }
+}
+
+/// Creates `dir` and writes the instance, and the witness when there is one: the names of the
+/// files written.
+fn open_folder(dir: &Path, instance: &Instance, witness: Option<&Checked>) -> Result<Vec<&'static str>> {
+    std::fs::create_dir_all(dir).map_err(io_error(dir))?;
+    let put = |name: &str, text: String| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).map_err(io_error(&path))
+    };
+    put(INSTANCE, instance_to_toml(instance))?;
+    let Some(checked) = witness else { return Ok(vec![INSTANCE]) };
+    put(SCHEDULE, schedule_to_json(instance, checked.schedule())? + "\n")?;
+    Ok(vec![INSTANCE, SCHEDULE])
+}
+
+/// The kind of an infeasibility's evidence; a proof is trimmed and checked, and its CNF and
+/// LRAT join `names`.
+fn evidence_kind(dir: &Path, evidence: Evidence, names: &mut Vec<&'static str>) -> Result<&'static str> {
+    Ok(match evidence {
+        Evidence::ProofChecked => {
+            trim_proof(dir)?;
+            names.extend([PROOF_CNF, PROOF_LRAT]);
+            "proof-checked"
+        }
+        Evidence::SolverWord => "solver-word",
+    })
+}
+
+/// Hashes the files `names` into `manifest` and writes it.
+fn seal(dir: &Path, names: &[&str], mut manifest: Manifest) -> Result<()> {
+    manifest.files = names.iter().map(|n| entry(dir, n)).collect::<Result<Vec<_>>>()?;
+    let path = dir.join(MANIFEST);
+    std::fs::write(&path, serde_json::to_string_pretty(&manifest).expect("the manifest serialises") + "\n")
+        .map_err(io_error(&path))
+}
+
 /// Writes the folder of an optimum: `checked` is the witness, `certificate` why it is optimal,
 /// `bounds` the instance's lower bounds. For a proof-checked certificate the CNF and the proof
 /// must already be in `dir` (the exact search writes them there, see
@@ -115,15 +171,10 @@ pub fn write(
     bounds: &[Bound],
     solve_seconds: f64,
 ) -> Result<()> {
-    std::fs::create_dir_all(dir).map_err(io_error(dir))?;
-    let put = |name: &str, text: String| {
-        let path = dir.join(name);
-        std::fs::write(&path, text).map_err(io_error(&path))
-    };
-    put(INSTANCE, instance_to_toml(instance))?;
-    put(SCHEDULE, schedule_to_json(instance, checked.schedule())? + "\n")?;
-    let mut names = vec![INSTANCE, SCHEDULE];
-    let (kind, lower_bound, infeasible_horizon, backend, relaxation) = match certificate {
+    let mut names = open_folder(dir, instance, Some(checked))?;
+    let manifest =
+        |kind| Manifest::new(instance, checked.length(), certificate.to_string(), kind, solve_seconds);
+    let manifest = match certificate {
         Certificate::LowerBound { name, .. } => {
             let bound = bounds.iter().find(|b| &b.name == name && b.value == checked.length());
             let argument = bound.map(|b| BoundArgument {
@@ -132,66 +183,25 @@ pub fn write(
                 value: b.value,
                 argument: b.note.clone(),
             });
-            ("lower-bound", argument, None, None, None)
+            Manifest { lower_bound: argument, ..manifest("lower-bound") }
         }
-        Certificate::InfeasibleAtTMinus1 { t, backend, evidence, relaxation } => {
-            let kind = match evidence {
-                Evidence::ProofChecked => {
-                    trim_proof(dir)?;
-                    names.extend([PROOF_CNF, PROOF_LRAT]);
-                    "proof-checked"
-                }
-                Evidence::SolverWord => "solver-word",
-            };
-            (kind, None, Some(*t), Some(backend.to_string()), relaxation.clone())
-        }
+        Certificate::InfeasibleAtTMinus1 { t, backend, evidence, relaxation } => Manifest {
+            infeasible_horizon: Some(*t),
+            backend: Some(backend.to_string()),
+            relaxation: relaxation.clone(),
+            ..manifest(evidence_kind(dir, *evidence, &mut names)?)
+        },
     };
-    let files = names.iter().map(|n| entry(dir, n)).collect::<Result<Vec<_>>>()?;
-    let manifest = Manifest {
-        format: FORMAT.into(),
-        commsched: env!("CARGO_PKG_VERSION").into(),
-        instance: instance.name.clone(),
-        length: checked.length(),
-        certificate: certificate.to_string(),
-        kind: kind.into(),
-        lower_bound,
-        infeasible_horizon,
-        backend,
-        relaxation,
-        refutation: false,
-        files,
-        solve_seconds,
-    };
-    put(MANIFEST, serde_json::to_string_pretty(&manifest).expect("the manifest serialises") + "\n")
+    seal(dir, &names, manifest)
 }
 
 /// Writes the folder of a feasible answer: `checked`, a witness of length ≤ the horizon asked
 /// about, and nothing about optimality (kind `witness`).
 pub fn write_witness(dir: &Path, instance: &Instance, checked: &Checked, solve_seconds: f64) -> Result<()> {
-    std::fs::create_dir_all(dir).map_err(io_error(dir))?;
-    let put = |name: &str, text: String| {
-        let path = dir.join(name);
-        std::fs::write(&path, text).map_err(io_error(&path))
-    };
-    put(INSTANCE, instance_to_toml(instance))?;
-    put(SCHEDULE, schedule_to_json(instance, checked.schedule())? + "\n")?;
-    let files = [INSTANCE, SCHEDULE].iter().map(|n| entry(dir, n)).collect::<Result<Vec<_>>>()?;
-    let manifest = Manifest {
-        format: FORMAT.into(),
-        commsched: env!("CARGO_PKG_VERSION").into(),
-        instance: instance.name.clone(),
-        length: checked.length(),
-        certificate: format!("a checked schedule of length {}", checked.length()),
-        kind: "witness".into(),
-        lower_bound: None,
-        infeasible_horizon: None,
-        backend: None,
-        relaxation: None,
-        refutation: false,
-        files,
-        solve_seconds,
-    };
-    put(MANIFEST, serde_json::to_string_pretty(&manifest).expect("the manifest serialises") + "\n")
+    let names = open_folder(dir, instance, Some(checked))?;
+    let length = checked.length();
+    let claim = format!("a checked schedule of length {length}");
+    seal(dir, &names, Manifest::new(instance, length, claim, "witness", solve_seconds))
 }
 
 /// Writes the folder of a refutation: no schedule of `instance` has length ≤ `horizon`, for
@@ -204,11 +214,14 @@ pub fn write_refutation(
     refutation: &Refutation,
     solve_seconds: f64,
 ) -> Result<()> {
-    std::fs::create_dir_all(dir).map_err(io_error(dir))?;
-    let path = dir.join(INSTANCE);
-    std::fs::write(&path, instance_to_toml(instance)).map_err(io_error(&path))?;
-    let mut names = vec![INSTANCE];
-    let (kind, lower_bound, backend) = match refutation {
+    let mut names = open_folder(dir, instance, None)?;
+    let claim = format!("no schedule of length ≤ {horizon} ({refutation})");
+    let manifest = |kind| Manifest {
+        infeasible_horizon: Some(horizon),
+        refutation: true,
+        ..Manifest::new(instance, horizon + 1, claim.clone(), kind, solve_seconds)
+    };
+    let manifest = match refutation {
         Refutation::Bound(argument) => {
             let bound = BoundArgument {
                 name: "lower bound".into(),
@@ -216,36 +229,14 @@ pub fn write_refutation(
                 value: horizon + 1,
                 argument: argument.clone(),
             };
-            ("lower-bound", Some(bound), None)
+            Manifest { lower_bound: Some(bound), ..manifest("lower-bound") }
         }
-        Refutation::Solver(i) => match i.evidence {
-            Evidence::ProofChecked => {
-                trim_proof(dir)?;
-                names.extend([PROOF_CNF, PROOF_LRAT]);
-                ("proof-checked", None, Some(i.backend.to_string()))
-            }
-            Evidence::SolverWord => ("solver-word", None, Some(i.backend.to_string())),
+        Refutation::Solver(i) => Manifest {
+            backend: Some(i.backend.to_string()),
+            ..manifest(evidence_kind(dir, i.evidence, &mut names)?)
         },
     };
-    let files = names.iter().map(|n| entry(dir, n)).collect::<Result<Vec<_>>>()?;
-    let manifest = Manifest {
-        format: FORMAT.into(),
-        commsched: env!("CARGO_PKG_VERSION").into(),
-        instance: instance.name.clone(),
-        length: horizon + 1,
-        certificate: format!("no schedule of length ≤ {horizon} ({refutation})"),
-        kind: kind.into(),
-        lower_bound,
-        infeasible_horizon: Some(horizon),
-        backend,
-        relaxation: None,
-        refutation: true,
-        files,
-        solve_seconds,
-    };
-    let path = dir.join(MANIFEST);
-    std::fs::write(&path, serde_json::to_string_pretty(&manifest).expect("the manifest serialises") + "\n")
-        .map_err(io_error(&path))
+    seal(dir, &names, manifest)
 }
 
 /// Replaces the folder's proof by its trimmed form ([`lrat::trim`]) and checks that against the
