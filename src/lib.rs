@@ -1,8 +1,9 @@
 //! # commsched
 //!
 //! Certifies and optimises collective-communication schedules in processor networks: a formal
-//! model and checker, lower bounds, the papers' heuristics, exact ILP/SMT optima with
-//! certificates, and bound-gap reports.
+//! model and checker, lower bounds, the papers' heuristics and SCCL's collectives on real
+//! machines, exact optima with certificates (ILP, SMT, and SAT with LRAT proofs checked
+//! in-crate), and bound-gap reports.
 //!
 //! The pipeline on paper 004's 6-node linear array (Fig. 2, TE-24): every schedule, ours or a
 //! user's, goes through the checker, and a length equal to a lower bound is a certified optimum.
