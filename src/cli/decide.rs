@@ -2,11 +2,12 @@
 //! latency–bandwidth frontier walked with a certificate per point).
 
 use super::args::{Format, GenArgs, Limits};
-use super::{generate, in_file, io_err, solve_options};
+use super::{exact_choice, generate, in_file, io_err, solve_options};
+use commsched::checker::collective::ratio;
 use commsched::error::{InputError, Result};
 use commsched::exact::decision::{Point, decide_point};
 use commsched::exact::pareto::{self, Walk, WalkOptions};
-use commsched::exact::{BackendChoice, BackendKind, StopReason};
+use commsched::exact::{BackendKind, StopReason};
 use commsched::proof::folder;
 use commsched::spec::io::{is_xml, load_instance, schedule_to_json};
 use commsched::spec::{Instance, Model, Problem, msccl};
@@ -16,20 +17,13 @@ use std::path::Path;
 
 /// The backend an exact `--method` names (`exact`: the encoder's measured first).
 fn exact_backend(method: &str, inst: &Instance) -> Result<BackendKind> {
-    let choice = match method {
-        "exact" => BackendChoice::Measured,
-        "ilp" => BackendKind::Ilp.into(),
-        "smt" => BackendKind::Smt.into(),
-        "sat" => BackendKind::Sat.into(),
-        _ => {
-            return Err(InputError::new(
-                "<flags>",
-                "--method",
-                format!("`{method}` is an algorithm; deciding a point needs exact, ilp, smt or sat"),
-            )
-            .into());
-        }
-    };
+    let choice = exact_choice(method).ok_or_else(|| {
+        InputError::new(
+            "<flags>",
+            "--method",
+            format!("`{method}` is an algorithm; deciding a point needs exact, ilp, smt or sat"),
+        )
+    })?;
     Ok(choice.resolve(inst))
 }
 
@@ -287,7 +281,7 @@ fn to_json<'a>(base: &'a Instance, backend: BackendKind, walk: &Walk, seconds: f
                 steps: p.steps(),
                 rounds: p.rounds,
                 chunks: p.chunks,
-                rounds_per_chunk: ratio(p.rounds, p.chunks),
+                rounds_per_chunk: ratio(p.rounds, p.chunks as u64),
                 certificate: p.certificate.to_string(),
                 pareto: p.on_frontier,
                 folder: folder_name(&p.folder),
@@ -310,16 +304,6 @@ fn to_json<'a>(base: &'a Instance, backend: BackendKind, walk: &Walk, seconds: f
     }
 }
 
-/// R/C in lowest terms.
-fn ratio(rounds: u64, chunks: usize) -> String {
-    let (mut a, mut b) = (rounds, chunks as u64);
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    let (p, q) = (rounds / a, chunks as u64 / a);
-    if q == 1 { p.to_string() } else { format!("{p}/{q}") }
-}
-
 fn to_text(base: &Instance, backend: BackendKind, walk: &Walk, seconds: f64) -> String {
     let mut t = format!(
         "{}: Pareto walk with {}, R/C ≥ {} ({})\n",
@@ -334,7 +318,7 @@ fn to_text(base: &Instance, backend: BackendKind, walk: &Walk, seconds: f64) -> 
             "{:>4}{:>4}{:>5}{:>4}  {:<8}  {}\n",
             p.chunks,
             p.rounds,
-            ratio(p.rounds, p.chunks),
+            ratio(p.rounds, p.chunks as u64),
             p.steps(),
             if p.on_frontier { "yes" } else { "no" },
             p.certificate

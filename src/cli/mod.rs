@@ -454,14 +454,19 @@ fn bounds_cmd(instance: &Path, format: Format, out: &mut dyn Write) -> Result<u8
 
 /// What `--method` asks for: one algorithm, or the exact layer with a backend (`exact` = the
 /// default backend), which also runs every applicable algorithm for its incumbent.
-fn assess_options(method: &str, limits: &Limits) -> Result<AssessOptions> {
-    let exact = match method {
+/// The exact backend a `--method` names, `None` for an algorithm.
+fn exact_choice(method: &str) -> Option<BackendChoice> {
+    match method {
         "exact" => Some(BackendChoice::Measured),
         "ilp" => Some(BackendKind::Ilp.into()),
         "smt" => Some(BackendKind::Smt.into()),
         "sat" => Some(BackendKind::Sat.into()),
         _ => None,
-    };
+    }
+}
+
+fn assess_options(method: &str, limits: &Limits) -> Result<AssessOptions> {
+    let exact = exact_choice(method);
     let algorithms = match exact {
         Some(_) => Algorithms::Applicable,
         None => Algorithms::Only(heuristics::find(method).ok_or_else(|| {
