@@ -4,7 +4,8 @@
 //! - an arc u → v of bandwidth b carries at most b·r_s distinct chunks (**bandwidth rule**);
 //! - a switch group (sources, destinations, b) carries at most b·r_s chunks, counted once per
 //!   (source, destination) pair as SCCL's encoding counts them (**bandwidth rule**);
-//! - Σ r_s over the schedule's steps is at most the model's budget R (**round budget**);
+//! - Σ r_s over the schedule's steps is at most the model's budget R, and without a budget
+//!   every step has one round (**round budget**);
 //! - a node sends only chunks it holds at the end of step s − 1 (**not held**);
 //! - a node receives each chunk at most once, and never one it started with (**receive
 //!   once**: SCCL gives every received chunk a unique source);
@@ -125,6 +126,14 @@ pub fn check(inst: &Instance, steps: &[Vec<Transmission>], rounds: &[u64]) -> Ve
                 step: Some(s),
                 place: "schedule".into(),
                 detail: "has 0 rounds: every step has at least one".into(),
+            });
+        }
+        if r > 1 && budget.is_none() {
+            violations.push(Violation {
+                rule: Rule::RoundBudget,
+                step: Some(s),
+                place: "schedule".into(),
+                detail: format!("has {r} rounds, but without a budget R every step has one"),
             });
         }
         if !step.is_empty() {

@@ -60,6 +60,8 @@ pub enum Rule {
     /// docs/spec.md §4.4, combining collectives: a received partial reduction and the
     /// receiver's own share contributors, so combining them counts those twice.
     CountedTwice,
+    /// docs/msccl.md, runtime reading: a reduction step combines two different chunks.
+    MixedChunks,
 }
 
 impl fmt::Display for Rule {
@@ -84,6 +86,7 @@ impl fmt::Display for Rule {
             Rule::RoundBudget => "round budget",
             Rule::ReceiveOnce => "receive once",
             Rule::CountedTwice => "counted twice",
+            Rule::MixedChunks => "mixed chunks",
         })
     }
 }

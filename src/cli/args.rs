@@ -40,6 +40,15 @@ pub enum Style {
     Parallelogram,
 }
 
+/// How an MSCCL XML file's steps are read (`check --reading`, docs/msccl.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Reading {
+    /// As a runtime runs the file.
+    Runtime,
+    /// Step index s is schedule step s + 1 (commsched's own export).
+    StepIndex,
+}
+
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -79,15 +88,29 @@ pub enum BackendArg {
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Check a schedule against an instance; exit 0 if admissible, 1 if not.
+    /// Check a schedule against an instance; exit 0 if admissible, 1 if not. `check FILE.xml`
+    /// alone judges an MSCCL algorithm file against the collective its header names, on
+    /// `fully-connected:ngpus` unless `--network` names another (docs/msccl.md).
     Check {
-        /// Instance file (TOML).
+        /// Instance file (TOML), or an MSCCL XML file to judge by its header.
         instance: PathBuf,
         /// Schedule file (JSON, or MSCCL XML by the `.xml` extension).
-        schedule: PathBuf,
+        schedule: Option<PathBuf>,
         /// Print at most this many violations, then how many were left out.
         #[arg(long, default_value_t = 100)]
         max_violations: usize,
+        /// How MSCCL XML steps are read: as a runtime runs them (FIFO pairing per connection,
+        /// dependencies, earliest timing), or step index s as schedule step s + 1.
+        #[arg(long, value_enum, default_value_t = Reading::Runtime)]
+        reading: Reading,
+        /// `check FILE.xml`: the network (dgx1, ring:8, topo.json, ...) instead of
+        /// fully-connected:ngpus.
+        #[arg(long)]
+        network: Option<String>,
+        /// MSCCL XML: the collective the file implements, where its `coll` is absent or
+        /// `custom` (allgather, alltoall, allreduce, reduce-scatter).
+        #[arg(long)]
+        collective: Option<String>,
     },
     /// Draw a schedule as a space-time diagram (SVG): arcs against steps, coloured by message
     /// or token, violations outlined in red when the checker rejects it.

@@ -5,6 +5,7 @@
 
 pub mod args;
 mod bench;
+mod check;
 mod decide;
 mod results;
 mod sweep;
@@ -12,8 +13,8 @@ mod topology;
 
 use args::{BackendArg, Cli, Command, Format, GenArgs, Limits, RatioFamily, Style};
 use commsched::bounds::{self, Bound};
-use commsched::certify::{Certificate, certify};
-use commsched::checker::{self, Producer};
+use commsched::certify::Certificate;
+use commsched::checker::Producer;
 use commsched::compare::assess::{Answer, ExactAnswer};
 use commsched::compare::ratios;
 use commsched::compare::report::{self, Entry, Report, RunInfo};
@@ -102,8 +103,10 @@ pub fn run(cli: Cli) -> Result<u8> {
     }
     refuse_format(&cli.command, format)?;
     match cli.command {
-        Command::Check { instance, schedule, max_violations } => {
-            check(&instance, &schedule, max_violations, format, &mut out)
+        Command::Check { instance, schedule, max_violations, reading, network, collective } => {
+            let msccl =
+                check::MscclFlags { reading, network: network.as_deref(), collective: collective.as_deref() };
+            check::check(&instance, schedule.as_deref(), max_violations, &msccl, format, &mut out)
         }
         Command::Draw { instance, schedule, out: file, style } => {
             draw(&instance, &schedule, &file, style, &mut out)
@@ -399,42 +402,6 @@ fn draw(instance: &Path, schedule: &Path, file: &Path, style: Style, out: &mut d
     )
     .map_err(io_err("<stdout>"))?;
     Ok(0)
-}
-
-fn check(
-    instance: &Path,
-    schedule: &Path,
-    max_violations: usize,
-    format: Format,
-    out: &mut dyn Write,
-) -> Result<u8> {
-    let inst = load_instance(instance)?;
-    let sched = load_schedule(schedule, &inst)?;
-    let bounds = bounds::lower_bounds(&inst);
-    let mut answer = Answer {
-        status: Status::Inadmissible,
-        length: None,
-        lower_bound: bounds::strongest(&bounds).map(|b| b.value),
-        upper_bound: None,
-        certificate: None,
-        producer: None,
-        stop: None,
-        violations: Vec::new(),
-    };
-    match checker::judge(&inst, sched, Producer::User(schedule.display().to_string())) {
-        Ok(checked) => {
-            answer.length = Some(checked.length());
-            answer.certificate = certify(&bounds, &checked, None);
-            answer.status = if answer.certificate.is_some() { Status::Optimal } else { Status::Heuristic };
-            answer.producer = Some(checked.producer().clone());
-        }
-        Err((_, violations)) => answer.violations = violations.iter().map(ToString::to_string).collect(),
-    }
-    let mut s = Summary::new(&inst.name, "check", &answer, Vec::new());
-    s.violations_omitted = s.violations.len().saturating_sub(max_violations);
-    s.violations.truncate(max_violations);
-    print_summary(&s, format, out)?;
-    Ok(if s.admissible { 0 } else { 1 })
 }
 
 fn bounds_cmd(instance: &Path, format: Format, out: &mut dyn Write) -> Result<u8> {

@@ -7,6 +7,7 @@ pub mod itinerary;
 pub mod limits;
 pub mod model;
 pub mod msccl;
+pub mod msccl_runtime;
 pub mod msccl_xml;
 pub mod network;
 pub mod problem;

@@ -5,20 +5,33 @@
 //! Export: one rank per node; on each rank one thread block per arc it uses, a sending one
 //! (`send` = the peer) per out-arc and a receiving one (`recv` = the peer) per in-arc. Step `s`
 //! of every thread block is schedule step `s + 1`: a step in which the arc is idle is a `nop`,
-//! so the step structure survives the round trip. A transmission is a `type="s"` step on the
-//! sender and a `type="r"` step at the same index on the receiver, moving `cnt` contiguous
-//! chunks. Chunks: total exchange keeps packet (u, v) in input chunk v of rank u, in output
-//! chunk u of rank v, and in scratch chunk `u·n + v` on the way; gossip (in place) keeps the
-//! token of origin u in output chunk u. A send of a token the rank received earlier depends
-//! (`depid`, `deps`) on the latest such receive; that receive is marked `hasdep`.
+//! so the step structure survives the step-index reading. A transmission is a `type="s"` step
+//! on the sender and a `type="r"` step at the same index on the receiver, moving `cnt`
+//! contiguous chunks. Chunks follow SCCL's numbering with C chunks per rank ([`Layout`]):
+//! an allgather (gossip) keeps chunk g in output chunk g, in place; an alltoall (total
+//! exchange) keeps the chunk from s to d in input chunk `d·C + j` of s, output chunk `s·C + j`
+//! of d, and scratch chunk g on the way; a rank copies its chunks to itself (`cpy`) in a
+//! thread block of its own. A send of a chunk the rank received earlier depends
+//! (`depid`, `deps`) on the latest such receive; that receive is marked `hasdep`. What is
+//! written is the schedule as a runtime runs the file: each transmission as early as its data
+//! and its arc allow, checked again ([`to_xml`]).
 //!
-//! Import reads `s`, `r` and `nop` steps: every send must meet a receive of the same count at
-//! the same index on its peer. Tokens are read on the sender's side: input and output chunks by
-//! the convention above, scratch chunks by what the rank last received into them, so files
-//! with another scratch layout read back too. The checker then judges the schedule.
+//! Import has two readings ([`Reading`]). The **runtime** reading (the default) runs the file
+//! as an MSCCL runtime does ([`super::msccl_runtime`]): every step type, FIFO pairing per
+//! connection, dependencies, the earliest timing, and what every buffer slot holds; its
+//! transfers become the instance's schedule (collective model, or store-and-forward gossip and
+//! total exchange). The **step-index** reading, the one commsched's own export round-trips
+//! exactly, reads `s`, `r` and `nop` steps only: every send must meet a receive of the same
+//! count at the same index on its peer, and step index `s` is schedule step `s + 1`. Tokens are
+//! read on the sender's side: input and output chunks by the convention above, scratch chunks
+//! by what the rank last received into them. The checker then judges the schedule.
 
-use super::msccl_xml::StepKind;
-use super::{Instance, Mode, Model, Problem, Schedule, Transmission};
+use super::msccl_runtime::{self, Semantics};
+use super::msccl_xml::{Algo, StepKind};
+use super::{
+    Collective, CollectiveKind, Instance, Mode, Model, Network, Problem, RingTie, Schedule, Transmission,
+};
+use crate::checker::Violation;
 use crate::error::{Error, InputError, Result};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
@@ -36,16 +49,89 @@ pub fn collective(inst: &Instance) -> Option<&'static str> {
 /// A chunk of a rank's buffers: `i`nput, `o`utput or `s`cratch, and an offset.
 type Chunk = (char, usize);
 
-/// Where a token sits on `rank` by the export convention.
-fn chunk(gossip: bool, n: usize, rank: usize, token: usize) -> Chunk {
-    if gossip {
-        ('o', token)
-    } else if token / n == rank {
-        ('i', token % n)
-    } else if token % n == rank {
-        ('o', token / n)
-    } else {
-        ('s', token)
+/// Where the export keeps chunks (module documentation): an allgather or an alltoall on n
+/// ranks with C chunks per rank, chunks numbered as SCCL's collectives number them. Total
+/// exchange is an alltoall with C = 1 whose token `s·n + d` is chunk `d·n + s`; gossip an
+/// allgather whose token is its chunk.
+#[derive(Debug, Clone, Copy)]
+struct Layout {
+    alltoall: bool,
+    /// Total exchange's token numbering.
+    tokens_by_source: bool,
+    n: usize,
+    c: usize,
+}
+
+impl Layout {
+    /// The layout of an instance, or why it has none.
+    fn of(inst: &Instance) -> std::result::Result<Self, String> {
+        let n = inst.network.len();
+        match (&inst.problem, &inst.model) {
+            (Problem::TotalExchange(_), Model::StoreForward { mode: Mode::Move, .. }) => {
+                Ok(Layout { alltoall: true, tokens_by_source: true, n, c: 1 })
+            }
+            (Problem::Gossip, Model::StoreForward { mode: Mode::Copy, .. }) => {
+                Ok(Layout { alltoall: false, tokens_by_source: false, n, c: 1 })
+            }
+            (Problem::Collective(c), _)
+                if matches!(c.kind, CollectiveKind::Allgather | CollectiveKind::Alltoall) =>
+            {
+                Ok(Layout {
+                    alltoall: c.kind == CollectiveKind::Alltoall,
+                    tokens_by_source: false,
+                    n,
+                    c: c.chunks,
+                })
+            }
+            _ => Err(format!(
+                "{} in model {} has no MSCCL collective: export takes allgather and alltoall (gossip in copy mode, total exchange in move mode)",
+                inst.problem,
+                inst.model.name()
+            )),
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        if self.alltoall { "alltoall" } else { "allgather" }
+    }
+
+    /// A schedule token as a chunk id, and back.
+    fn id(&self, token: usize) -> usize {
+        if self.tokens_by_source { token % self.n * self.n + token / self.n } else { token }
+    }
+
+    fn token(&self, id: usize) -> usize {
+        self.id(id)
+    }
+
+    /// Where chunk `id` sits on `rank`.
+    fn chunk(&self, rank: usize, id: usize) -> Chunk {
+        let (n, c) = (self.n, self.c);
+        if !self.alltoall {
+            return ('o', id);
+        }
+        let (unit, j) = (id / c, id % c);
+        let (source, target) = (unit % n, unit / n);
+        if rank == source {
+            ('i', target * c + j)
+        } else if rank == target {
+            ('o', source * c + j)
+        } else {
+            ('s', id)
+        }
+    }
+
+    /// The chunk an input or output chunk of `rank` holds by the convention (scratch is
+    /// whatever was received there).
+    fn held(&self, rank: usize, (buffer, offset): Chunk) -> Option<usize> {
+        let (n, c) = (self.n, self.c);
+        match (self.alltoall, buffer) {
+            (false, 'o') if offset < n * c => Some(offset),
+            (false, 'i') if offset < c => Some(rank * c + offset),
+            (true, 'i') if offset < n * c => Some((offset / c * n + rank) * c + offset % c),
+            (true, 'o') if offset < n * c => Some((rank * n + offset / c) * c + offset % c),
+            _ => None,
+        }
     }
 }
 
@@ -56,104 +142,134 @@ struct Op {
     src: Chunk,
     dst: Chunk,
     cnt: usize,
-    dep: Option<(usize, usize)>,
+    /// The receive it waits for: (peer, channel, step).
+    dep: Option<(usize, usize, usize)>,
     has_dep: bool,
 }
 
-/// The schedule as MSCCL XML. Refuses (naming the reason) schedules of other problems or
-/// models, and packets whose tokens are not contiguous chunks on both ends.
+/// A rank's thread block: (sends?, peer, channel).
+type Block = (bool, usize, usize);
+
+/// A receipt of a chunk: (step index, sender, channel).
+type Receipt = (usize, usize, usize);
+
+/// The schedule as MSCCL XML, as a runtime will run it: the file for the schedule's own steps
+/// is read back by the runtime reading, which moves every transmission as early as its data
+/// and its arc allow; when the checker admits that schedule, it is what is written (so both
+/// readings of the file give it), and otherwise the schedule's own steps are (the runtime
+/// reading then differs, as it must for rules the runtime cannot enforce, such as one-port
+/// F1 and H1). Refuses (naming the reason) schedules of other problems or models, and packets
+/// whose tokens are not contiguous chunks on both ends.
 pub fn to_xml(inst: &Instance, schedule: &Schedule) -> Result<String> {
+    let exact = write(inst, schedule)?;
+    let timed = import(&exact, "<export>", inst, Reading::Runtime, None)?;
+    if timed.violations.is_empty() && crate::checker::check(inst, &timed.schedule).admissible().is_some() {
+        return write(inst, &timed.schedule);
+    }
+    Ok(exact)
+}
+
+/// The schedule's steps as MSCCL XML (module documentation).
+fn write(inst: &Instance, schedule: &Schedule) -> Result<String> {
     let refuse = |reason: String| Error::NotApplicable { method: "MSCCL XML export".into(), reason };
-    let coll = collective(inst).ok_or_else(|| {
-        refuse(format!(
-            "{} in model {} has no MSCCL collective: export takes total exchange (move) and gossip (copy)",
-            inst.problem,
-            inst.model.name()
-        ))
-    })?;
+    let layout = Layout::of(inst).map_err(refuse)?;
     let explicit = schedule.explicit()?;
-    let Schedule::StoreForward(steps) = explicit.as_ref() else {
-        return Err(refuse(format!("a {} schedule is not store-and-forward", schedule.model_name())));
+    let steps = match explicit.as_ref() {
+        Schedule::StoreForward(steps) | Schedule::Collective { steps, .. } => steps,
+        other => return Err(refuse(format!("a {} schedule is not store-and-forward", other.model_name()))),
     };
-    let gossip = coll == "allgather";
     let n = inst.network.len();
-    // Per rank, thread blocks keyed by (is_send, peer): their ops by step index.
-    let mut blocks: Vec<BTreeMap<(bool, usize), BTreeMap<usize, Op>>> = vec![BTreeMap::new(); n];
-    // Per rank and token, the step indices (and sender) of its receipts.
-    let mut receipts: Vec<HashMap<usize, Vec<(usize, usize)>>> = vec![HashMap::new(); n];
+    // Per rank, thread blocks and their ops by step index.
+    let mut blocks: Vec<BTreeMap<Block, BTreeMap<usize, Op>>> = vec![BTreeMap::new(); n];
+    // Per rank and chunk, the step indices, senders and channels of its receipts.
+    let mut receipts: Vec<HashMap<usize, Vec<Receipt>>> = vec![HashMap::new(); n];
     for (s, step) in steps.iter().enumerate() {
-        for (k, tr) in step.iter().enumerate() {
-            let mut pairs: Vec<(Chunk, Chunk)> = tr
+        let mut landed = Vec::new();
+        for tr in step {
+            // Each chunk with the receive it waits for (the latest before this step), if any.
+            let latest = |g: usize| {
+                receipts[tr.from].get(&g).and_then(|r| r.iter().filter(|(at, ..)| *at < s).max().copied())
+            };
+            let mut pairs: Vec<_> = tr
                 .tokens
                 .iter()
-                .map(|&t| (chunk(gossip, n, tr.from, t), chunk(gossip, n, tr.to, t)))
+                .map(|&t| layout.id(t))
+                .map(|g| (latest(g), layout.chunk(tr.from, g), layout.chunk(tr.to, g), g))
                 .collect();
             pairs.sort_unstable();
-            let contiguous = pairs.windows(2).all(|w| {
-                let ((a, b), (c, d)) = (w[0], w[1]);
-                a.0 == c.0 && b.0 == d.0 && c.1 == a.1 + 1 && d.1 == b.1 + 1
-            });
-            let Some(&(src, dst)) = pairs.first().filter(|_| contiguous) else {
-                return Err(refuse(format!(
-                    "step {}, transmission {k} ({},{}): tokens {:?} are not one run of contiguous chunks",
-                    s + 1,
-                    tr.from,
-                    tr.to,
-                    tr.tokens
-                )));
-            };
-            let dep = tr
-                .tokens
-                .iter()
-                .filter_map(|t| receipts[tr.from].get(t))
-                .flatten()
-                .filter(|(at, _)| *at < s)
-                .max()
-                .copied();
-            let op = Op {
-                send: true,
-                src,
-                dst,
-                cnt: pairs.len(),
-                dep: dep.map(|(at, w)| (w, at)),
-                has_dep: false,
-            };
-            blocks[tr.from].entry((true, tr.to)).or_default().insert(s, op);
-            blocks[tr.to].entry((false, tr.from)).or_default().insert(s, Op { send: false, dep: None, ..op });
-            if let Some(r) = dep.and_then(|(at, w)| blocks[tr.from].get_mut(&(false, w))?.get_mut(&at)) {
-                r.has_dep = true;
+            // MSCCL moves one contiguous range per step and connection, after at most one
+            // dependency: each run of chunks contiguous on both ends that waits for one receive
+            // takes a channel of its own.
+            let mut runs: Vec<Vec<_>> = Vec::new();
+            for p in pairs {
+                match runs.last_mut() {
+                    Some(run)
+                        if run.last().is_some_and(|&(d, a, b, _): &(_, Chunk, Chunk, _)| {
+                            d == p.0 && a.0 == p.1.0 && b.0 == p.2.0 && p.1.1 == a.1 + 1 && p.2.1 == b.1 + 1
+                        }) =>
+                    {
+                        run.push(p)
+                    }
+                    _ => runs.push(vec![p]),
+                }
+            }
+            for (channel, run) in runs.iter().enumerate() {
+                let dep = run[0].0;
+                let op = Op {
+                    send: true,
+                    src: run[0].1,
+                    dst: run[0].2,
+                    cnt: run.len(),
+                    dep: dep.map(|(at, w, ch)| (w, ch, at)),
+                    has_dep: false,
+                };
+                blocks[tr.from].entry((true, tr.to, channel)).or_default().insert(s, op);
+                blocks[tr.to]
+                    .entry((false, tr.from, channel))
+                    .or_default()
+                    .insert(s, Op { send: false, dep: None, ..op });
+                if let Some(r) =
+                    dep.and_then(|(at, w, ch)| blocks[tr.from].get_mut(&(false, w, ch))?.get_mut(&at))
+                {
+                    r.has_dep = true;
+                }
+                landed.extend(run.iter().map(|&(.., g)| (tr.to, g, (s, tr.from, channel))));
             }
         }
-        for tr in step {
-            for &t in &tr.tokens {
-                receipts[tr.to].entry(t).or_default().push((s, tr.from));
-            }
+        for (rank, g, receipt) in landed {
+            receipts[rank].entry(g).or_default().push(receipt);
         }
     }
-    let scratch = if gossip { 0 } else { n * n };
-    let (inputs, inplace) = if gossip { (1, 1) } else { (n, 0) };
+    let channels = blocks.iter().flat_map(|tbs| tbs.keys().map(|k| k.2 + 1)).max().unwrap_or(1);
+    let c = layout.c;
+    let (inputs, scratch, inplace) = if layout.alltoall { (n * c, n * n * c, 0) } else { (c, 0, 1) };
     let mut xml = format!(
-        "<algo name=\"{}\" nchunksperloop=\"{n}\" nchannels=\"1\" proto=\"Simple\" ngpus=\"{n}\" coll=\"{coll}\" inplace=\"{inplace}\">\n",
-        crate::svg::escape(&inst.name)
+        "<algo name=\"{}\" nchunksperloop=\"{}\" nchannels=\"{channels}\" proto=\"Simple\" ngpus=\"{n}\" coll=\"{}\" inplace=\"{inplace}\" outofplace=\"{}\" minBytes=\"0\" maxBytes=\"{MAX_BYTES}\">\n",
+        crate::svg::escape(&inst.name),
+        n * c,
+        layout.name(),
+        1 - inplace
     );
     for (rank, tbs) in blocks.iter().enumerate() {
-        let ids: HashMap<(bool, usize), usize> = tbs.keys().enumerate().map(|(i, k)| (*k, i)).collect();
+        let ids: HashMap<Block, usize> = tbs.keys().enumerate().map(|(i, k)| (*k, i)).collect();
         let _ = writeln!(
             xml,
-            "  <gpu id=\"{rank}\" i_chunks=\"{inputs}\" o_chunks=\"{n}\" s_chunks=\"{scratch}\">"
+            "  <gpu id=\"{rank}\" i_chunks=\"{inputs}\" o_chunks=\"{}\" s_chunks=\"{scratch}\">",
+            n * c
         );
-        for (&(send, peer), ops) in tbs {
+        for (&(send, peer, channel), ops) in tbs {
             let (to, from) = if send { (peer as i64, -1) } else { (-1, peer as i64) };
             let _ = writeln!(
                 xml,
-                "    <tb id=\"{}\" send=\"{to}\" recv=\"{from}\" chan=\"0\">",
-                ids[&(send, peer)]
+                "    <tb id=\"{}\" send=\"{to}\" recv=\"{from}\" chan=\"{channel}\">",
+                ids[&(send, peer, channel)]
             );
             let last = ops.keys().next_back().copied().unwrap_or(0);
             for s in 0..=last {
                 let line = match ops.get(&s) {
                     Some(op) => {
-                        let (depid, deps) = op.dep.map_or((-1, -1), |(w, at)| (ids[&(false, w)] as i64, at as i64));
+                        let (depid, deps) =
+                            op.dep.map_or((-1, -1), |(w, ch, at)| (ids[&(false, w, ch)] as i64, at as i64));
                         format!(
                             "type=\"{}\" srcbuf=\"{}\" srcoff=\"{}\" dstbuf=\"{}\" dstoff=\"{}\" cnt=\"{}\" depid=\"{depid}\" deps=\"{deps}\" hasdep=\"{}\"",
                             if op.send { "s" } else { "r" },
@@ -171,36 +287,43 @@ pub fn to_xml(inst: &Instance, schedule: &Schedule) -> Result<String> {
             }
             xml += "    </tb>\n";
         }
+        // An alltoall's chunks from a rank to itself stay local: one copy, input to output.
+        if layout.alltoall {
+            let at = rank * c;
+            let _ = writeln!(
+                xml,
+                "    <tb id=\"{}\" send=\"-1\" recv=\"-1\" chan=\"0\">\n      <step s=\"0\" type=\"cpy\" srcbuf=\"i\" srcoff=\"{at}\" dstbuf=\"o\" dstoff=\"{at}\" cnt=\"{c}\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n    </tb>",
+                tbs.len()
+            );
+        }
         xml += "  </gpu>\n";
     }
     xml += "</algo>\n";
     Ok(xml)
 }
 
+/// The largest message (bytes) an exported file declares it serves (`maxBytes`; `minBytes` is
+/// 0): runtimes pick an algorithm file by message size and skip files without the range.
+const MAX_BYTES: u64 = 1 << 30;
+
 /// A send read from the file, before its tokens are resolved.
 #[derive(Debug, Clone)]
 struct Send {
     from: usize,
     to: usize,
+    channel: usize,
     src: Chunk,
     cnt: usize,
     field: String,
 }
 
-/// Parses MSCCL XML into a store-and-forward schedule of `inst` (see the module docs). Errors
-/// name the file, the element (`gpu[2].tb[1].step[4]`) and the reason.
-pub fn parse(text: &str, file: &str, inst: &Instance) -> std::result::Result<Schedule, InputError> {
+/// The step-index reading (module documentation): a send and its receive share a step index,
+/// which is the schedule's step. Errors name the file, the element (`gpu[2].tb[1].step[4]`)
+/// and the reason.
+fn by_step_index(text: &str, file: &str, inst: &Instance) -> std::result::Result<Schedule, InputError> {
     let err = |field: &str, reason: String| InputError::new(file, field, reason);
-    let coll = collective(inst).ok_or_else(|| {
-        err(
-            "",
-            format!(
-                "MSCCL XML is read for total exchange and gossip store-and-forward instances, not {}",
-                inst.problem
-            ),
-        )
-    })?;
-    let gossip = coll == "allgather";
+    let layout = Layout::of(inst).map_err(|reason| err("", reason))?;
+    let coll = layout.name();
     let n = inst.network.len();
     let algo = super::msccl_xml::parse(text, file)?;
     let file_coll =
@@ -215,7 +338,9 @@ pub fn parse(text: &str, file: &str, inst: &Instance) -> std::result::Result<Sch
         return Err(err("algo.ngpus", format!("the instance's network has {n} nodes")));
     }
     let mut sends: BTreeMap<usize, Vec<Send>> = BTreeMap::new();
-    let mut recvs: BTreeMap<(usize, usize, usize), (usize, Chunk, String)> = BTreeMap::new();
+    // (step index, sender, receiver, channel) -> (count, destination, element).
+    type Key = (usize, usize, usize, usize);
+    let mut recvs: BTreeMap<Key, (usize, Chunk, String)> = BTreeMap::new();
     for gpu in &algo.gpus {
         let g = gpu.id;
         if g >= n {
@@ -241,7 +366,8 @@ pub fn parse(text: &str, file: &str, inst: &Instance) -> std::result::Result<Sch
                 }
                 let at = |(buffer, offset): (super::msccl_xml::Buffer, usize)| (buffer.letter(), offset);
                 match step.kind {
-                    StepKind::Nop => {}
+                    // A local copy moves nothing between ranks.
+                    StepKind::Nop | StepKind::Copy => {}
                     StepKind::Send => {
                         let to = tb.send.ok_or_else(|| {
                             err(
@@ -252,6 +378,7 @@ pub fn parse(text: &str, file: &str, inst: &Instance) -> std::result::Result<Sch
                         sends.entry(step.index).or_default().push(Send {
                             from: g,
                             to,
+                            channel: tb.channel,
                             src: at(step.src),
                             cnt,
                             field,
@@ -264,10 +391,14 @@ pub fn parse(text: &str, file: &str, inst: &Instance) -> std::result::Result<Sch
                                 "a thread block with receive steps names its peer".into(),
                             )
                         })?;
-                        if recvs.insert((step.index, from, g), (cnt, at(step.dst), field.clone())).is_some() {
+                        let key = (step.index, from, g, tb.channel);
+                        if recvs.insert(key, (cnt, at(step.dst), field.clone())).is_some() {
                             return Err(err(
                                 &field,
-                                format!("a second receive from rank {from} in step {}", step.index),
+                                format!(
+                                    "a second receive from rank {from} on channel {} in step {}",
+                                    tb.channel, step.index
+                                ),
                             ));
                         }
                     }
@@ -275,7 +406,7 @@ pub fn parse(text: &str, file: &str, inst: &Instance) -> std::result::Result<Sch
                         return Err(err(
                             &format!("{field}.type"),
                             format!(
-                                "`{}` is not a plain send (s), receive (r) or nop: reductions and fused steps do not map to store-and-forward",
+                                "`{}` is not a plain send (s), receive (r), copy or nop: reductions and fused steps do not map to store-and-forward (read the file as a runtime runs it)",
                                 other.name()
                             ),
                         ));
@@ -293,7 +424,7 @@ pub fn parse(text: &str, file: &str, inst: &Instance) -> std::result::Result<Sch
         let mut step = Vec::new();
         let mut landed = Vec::new();
         for send in sends.get(&s).into_iter().flatten() {
-            let Some((cnt, dst, _)) = recvs.remove(&(s, send.from, send.to)) else {
+            let Some((cnt, dst, _)) = recvs.remove(&(s, send.from, send.to, send.channel)) else {
                 return Err(err(
                     &send.field,
                     format!("send to rank {} has no receive at the same step", send.to),
@@ -309,12 +440,8 @@ pub fn parse(text: &str, file: &str, inst: &Instance) -> std::result::Result<Sch
             for k in 0..cnt {
                 let (buf, off) = (send.src.0, send.src.1 + k);
                 let token = match buf {
-                    'i' if gossip && off == 0 => Some(send.from),
-                    'i' if !gossip && off < n => Some(send.from * n + off),
-                    'o' if gossip && off < n => Some(off),
-                    'o' if !gossip && off < n => Some(off * n + send.from),
                     's' => scratch.get(&(send.from, off)).copied(),
-                    _ => None,
+                    _ => layout.held(send.from, (buf, off)).map(|id| layout.token(id)),
                 };
                 let token = token.ok_or_else(|| {
                     err(
@@ -338,5 +465,216 @@ pub fn parse(text: &str, file: &str, inst: &Instance) -> std::result::Result<Sch
     while steps.last().is_some_and(Vec::is_empty) {
         steps.pop();
     }
-    Ok(Schedule::StoreForward(steps))
+    Ok(schedule_of(inst, steps))
+}
+
+/// Steps of transmissions as the instance's schedule, one transmission per arc and step: the
+/// collective model's gives each step the rounds its busiest arc or switch group needs
+/// ([`rounds_needed`]).
+fn schedule_of(inst: &Instance, steps: Vec<Vec<Transmission>>) -> Schedule {
+    // Transfers on one arc in one step (several channels) are one transmission.
+    let steps: Vec<Vec<Transmission>> = steps
+        .into_iter()
+        .map(|step| {
+            let mut arcs: BTreeMap<(usize, usize), Vec<usize>> = BTreeMap::new();
+            for t in step {
+                arcs.entry((t.from, t.to)).or_default().extend(t.tokens);
+            }
+            arcs.into_iter().map(|((from, to), tokens)| Transmission { from, to, tokens }).collect()
+        })
+        .collect();
+    match inst.model {
+        Model::Collective { .. } => {
+            let rounds = steps.iter().map(|step| rounds_needed(&inst.network, step)).collect();
+            Schedule::Collective { steps, rounds }
+        }
+        _ => Schedule::StoreForward(steps),
+    }
+}
+
+/// How an MSCCL file's steps become a schedule (module documentation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Reading {
+    /// As a runtime runs it: program order, FIFO pairing per connection, dependencies, every
+    /// step type, the earliest timing.
+    #[default]
+    Runtime,
+    /// Step index `s` is schedule step `s + 1`, a send meets the receive of the same index
+    /// (commsched's own export, which pads idle steps with `nop`s).
+    StepIndex,
+}
+
+/// An imported file: the schedule it makes of the instance, and what the runtime reading found
+/// wrong with what the file computes (reductions, output slots), which the model's checker
+/// cannot see.
+#[derive(Debug, Clone)]
+pub struct Imported {
+    /// The schedule, for the checker.
+    pub schedule: Schedule,
+    /// Violations of the collective found by running the file (runtime reading only).
+    pub violations: Vec<Violation>,
+}
+
+/// Parses MSCCL XML into a schedule of `inst` by the runtime reading, dropping what only the
+/// runtime reading sees ([`import`] keeps it).
+pub fn parse(text: &str, file: &str, inst: &Instance) -> std::result::Result<Schedule, InputError> {
+    import(text, file, inst, Reading::Runtime, None).map(|i| i.schedule)
+}
+
+/// The collective an instance asks for, by MSCCL's name.
+fn wanted(inst: &Instance) -> Option<CollectiveKind> {
+    match (&inst.problem, &inst.model) {
+        (Problem::Collective(c), _) => Some(c.kind),
+        _ => collective(inst).and_then(CollectiveKind::parse),
+    }
+}
+
+/// Parses MSCCL XML into a schedule of `inst` by `reading`; `collective` names the collective
+/// when the file's `coll` is absent or `custom`. Errors name the file, the element and the
+/// reason.
+pub fn import(
+    text: &str,
+    file: &str,
+    inst: &Instance,
+    reading: Reading,
+    collective: Option<&str>,
+) -> std::result::Result<Imported, InputError> {
+    if reading == Reading::StepIndex {
+        return Ok(Imported { schedule: by_step_index(text, file, inst)?, violations: Vec::new() });
+    }
+    let err = |field: &str, reason: String| InputError::new(file, field, reason);
+    let algo = super::msccl_xml::parse(text, file)?;
+    let n = inst.network.len();
+    if algo.ngpus != n {
+        return Err(err(
+            "algo.ngpus",
+            format!("{} ranks, but the instance's network has {n} nodes", algo.ngpus),
+        ));
+    }
+    let want = wanted(inst).ok_or_else(|| {
+        err("", format!("{} in model {} has no MSCCL collective", inst.problem, inst.model.name()))
+    })?;
+    let named = collective.or(algo.coll.as_deref().filter(|c| *c != "custom")).unwrap_or(want.name());
+    let semantics = Semantics::of(&algo, Some(named), file)?;
+    if semantics.kind != Some(want) {
+        return Err(err(
+            "algo.coll",
+            format!("the file implements {named}, the instance asks for {}", want.name()),
+        ));
+    }
+    let run = msccl_runtime::run(&algo, &semantics, file)?;
+    let k = refinement(&semantics, inst, file)?;
+    let token = |chunk: usize| -> Vec<usize> {
+        match (&inst.problem, semantics.kind) {
+            // Alltoall chunk (d·n + r) is the packet from r to d, token r·n + d.
+            (Problem::TotalExchange(_), _) => vec![chunk % n * n + chunk / n],
+            (Problem::Collective(_), _) => (chunk * k..chunk * k + k).collect(),
+            _ => vec![chunk],
+        }
+    };
+    let mut by_step: BTreeMap<(u64, usize, usize), Vec<usize>> = BTreeMap::new();
+    for t in &run.transfers {
+        by_step
+            .entry((t.step, t.from, t.to))
+            .or_default()
+            .extend(t.chunks.iter().flat_map(|v| token(v.chunk)));
+    }
+    let mut steps: Vec<Vec<Transmission>> = vec![Vec::new(); run.length as usize];
+    for ((step, from, to), tokens) in by_step {
+        steps[step as usize - 1].push(Transmission { from, to, tokens });
+    }
+    Ok(Imported { schedule: schedule_of(inst, steps), violations: run.violations })
+}
+
+/// How many model chunks one of the file's chunks is: 1, except for an allreduce whose
+/// `nchunksperloop` P is not a multiple of the ranks n, where the collective model's n·C
+/// chunks cut each of the file's into k = n·C / P. Store-and-forward instances take one
+/// chunk per rank.
+fn refinement(semantics: &Semantics, inst: &Instance, file: &str) -> std::result::Result<usize, InputError> {
+    let (n, p) = (semantics.ranks, semantics.chunks);
+    let model = match &inst.problem {
+        Problem::Collective(c) => n * c.chunks,
+        _ => n,
+    };
+    let per_rank = semantics.kind != Some(CollectiveKind::Allreduce);
+    if model % p != 0 || (per_rank && model != p) {
+        return Err(InputError::new(
+            file,
+            "algo.nchunksperloop",
+            format!(
+                "{p} chunks on {n} ranks do not cut into the instance's {model} ({})",
+                match &inst.problem {
+                    Problem::Collective(c) => format!("C = {}", c.chunks),
+                    _ => "one per rank".into(),
+                }
+            ),
+        ));
+    }
+    Ok(model / p)
+}
+
+/// The rounds a step needs: on every arc and switch group, its chunks over its bandwidth,
+/// rounded up; at least one.
+fn rounds_needed(net: &Network, step: &[Transmission]) -> u64 {
+    let over = |load: usize, bandwidth: u64| (load as u64).div_ceil(bandwidth.max(1));
+    let arcs =
+        step.iter().filter_map(|t| net.arc(t.from, t.to).map(|a| over(t.tokens.len(), net.bandwidth(a))));
+    let switches = net.switches().iter().map(|sw| {
+        let load = step
+            .iter()
+            .filter(|t| sw.sources.contains(&t.from) && sw.destinations.contains(&t.to))
+            .map(|t| t.tokens.len())
+            .sum();
+        over(load, sw.bandwidth)
+    });
+    arcs.chain(switches).max().unwrap_or(1).max(1)
+}
+
+/// A file judged by its header alone (`check FILE.xml`): the instance is its collective (from
+/// `coll`, or `collective` when given) on `network` (`fully-connected:ngpus` when `None`) in
+/// the collective model, with the chunks `nchunksperloop` gives (an allreduce whose P is not a
+/// multiple of n is cut finer, [`refinement`]) and the budget R that the runtime reading's
+/// timing uses, so the file is judged as SCCL's (S, R, C).
+pub fn from_header(
+    text: &str,
+    file: &str,
+    network: Option<Network>,
+    collective: Option<&str>,
+) -> std::result::Result<(Instance, Imported), InputError> {
+    let algo: Algo = super::msccl_xml::parse(text, file)?;
+    let semantics = Semantics::of(&algo, collective, file)?;
+    let kind = semantics.kind.ok_or_else(|| {
+        InputError::new(
+            file,
+            "algo.coll",
+            "`custom` has no postcondition to judge: name the collective it implements (--collective)",
+        )
+    })?;
+    let n = semantics.ranks;
+    let network = match network {
+        Some(net) => net,
+        None => Network::parse(&format!("fully-connected:{n}"))
+            .map_err(|r| InputError::new(file, "algo.ngpus", r))?,
+    };
+    let p = semantics.chunks;
+    let chunks = if kind == CollectiveKind::Allreduce { p / gcd(p, n) } else { p / n };
+    let name =
+        std::path::Path::new(file).file_stem().map_or(file.to_string(), |s| s.to_string_lossy().into_owned());
+    let mut inst = Instance::new(
+        name,
+        network,
+        Problem::Collective(Collective { kind, chunks, root: 0 }),
+        Model::Collective { rounds: None },
+        RingTie::default(),
+        file,
+    )?;
+    let imported = import(text, file, &inst, Reading::Runtime, collective)?;
+    if let Schedule::Collective { rounds, .. } = &imported.schedule {
+        inst.model = Model::Collective { rounds: Some(rounds.iter().sum()) };
+    }
+    Ok((inst, imported))
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 { a } else { gcd(b, a % b) }
 }

@@ -86,7 +86,9 @@ fn draw_refuses_fat_tree_schedules_by_name() {
 /// Steps with their transmissions in a canonical order (export groups them by rank).
 fn canonical(s: &Schedule) -> Vec<Vec<(usize, usize, Vec<usize>)>> {
     let explicit = s.explicit().unwrap();
-    let Schedule::StoreForward(steps) = explicit.as_ref() else { panic!("store-and-forward") };
+    let (Schedule::StoreForward(steps) | Schedule::Collective { steps, .. }) = explicit.as_ref() else {
+        panic!("store-and-forward or collective")
+    };
     steps
         .iter()
         .map(|step| {
@@ -104,14 +106,32 @@ fn canonical(s: &Schedule) -> Vec<Vec<(usize, usize, Vec<usize>)>> {
         .collect()
 }
 
-/// Exports a checked schedule, reads it back, and checks the copy: same transmissions, same
-/// checked length.
+/// The transmissions of a schedule, whatever their steps.
+fn transmissions(sched: &Schedule) -> Vec<(usize, usize, Vec<usize>)> {
+    let mut all: Vec<_> = canonical(sched).into_iter().flatten().collect();
+    all.sort();
+    all
+}
+
+/// Exports a checked schedule and reads it back both ways (docs/msccl.md). The export writes the
+/// schedule as the runtime runs it whenever the checker admits that: then both readings give
+/// the same schedule, with the same transmissions, no longer than the original. Otherwise (a
+/// one-port rule the runtime's timing breaks) it writes the schedule's own steps, which the
+/// step-index reading gives back exactly.
 fn round_trip(inst: &Instance, sched: Schedule) -> String {
     let accepted = checker::accept(inst, sched, Producer::User("test".into())).unwrap();
     let xml = msccl::to_xml(inst, accepted.schedule()).unwrap();
-    let back = msccl::parse(&xml, "x.xml", inst).unwrap();
-    assert_eq!(canonical(&back), canonical(accepted.schedule()), "{}", inst.name);
-    assert_eq!(checked(inst, &back), accepted.length());
+    let read = |reading| msccl::import(&xml, "x.xml", inst, reading, None).unwrap();
+    let (by_index, by_runtime) = (read(msccl::Reading::StepIndex), read(msccl::Reading::Runtime));
+    assert_eq!(by_runtime.violations, []);
+    assert_eq!(transmissions(&by_index.schedule), transmissions(accepted.schedule()), "{}", inst.name);
+    if checker::check(inst, &by_runtime.schedule).admissible().is_some() {
+        assert_eq!(canonical(&by_index.schedule), canonical(&by_runtime.schedule), "{}", inst.name);
+        assert!(checked(inst, &by_index.schedule) <= accepted.length(), "{}", inst.name);
+    } else {
+        assert_eq!(canonical(&by_index.schedule), canonical(accepted.schedule()), "{}", inst.name);
+        assert_eq!(checked(inst, &by_index.schedule), accepted.length());
+    }
     xml
 }
 
@@ -123,8 +143,10 @@ fn total_exchange_round_trips_as_alltoall() {
     assert!(xml.starts_with("<algo name=\"path6-fig2\" nchunksperloop=\"6\""));
     assert!(xml.contains("coll=\"alltoall\""));
     assert_eq!(xml.matches("<gpu ").count(), 6);
-    // One sending and one receiving thread block per arc; 70 hops, each a send and a receive.
-    assert_eq!(xml.matches("<tb ").count(), 20);
+    // One sending and one receiving thread block per arc, and one per rank for the local copy
+    // of its own chunk; 70 hops, each a send and a receive.
+    assert_eq!(xml.matches("<tb ").count(), 20 + 6);
+    assert_eq!(xml.matches("type=\"cpy\"").count(), 6);
     assert_eq!(xml.matches("type=\"s\"").count(), 70);
     assert_eq!(xml.matches("type=\"r\"").count(), 70);
     // Relayed packets wait for their receive.
@@ -147,13 +169,19 @@ fn gossip_round_trips_as_allgather() {
     }
 }
 
+/// MSCCL moves one contiguous range per step and connection: a packet whose chunks are not one
+/// run on both ends goes out on several channels in the same step, and reads back as one
+/// transmission; a problem without an MSCCL collective is refused, naming it.
 #[test]
-fn export_refuses_packets_that_are_not_contiguous_chunks() {
+fn packets_of_several_runs_take_several_channels() {
     let (_, inst) = instance("instances/004/path3.toml");
     // m_0(1) ends at node 1 (output chunk 0) while m_0(2) goes on (scratch): two buffers.
     let sched = Schedule::StoreForward(vec![vec![Transmission { from: 0, to: 1, tokens: vec![1, 2] }]]);
-    let err = msccl::to_xml(&inst, &sched).unwrap_err();
-    assert!(err.to_string().contains("step 1, transmission 0 (0,1)"), "{err}");
+    let xml = msccl::to_xml(&inst, &sched).unwrap();
+    assert!(xml.contains("nchannels=\"2\""), "{xml}");
+    assert!(xml.contains("<tb id=\"1\" send=\"1\" recv=\"-1\" chan=\"1\">"), "{xml}");
+    let back = msccl::import(&xml, "x.xml", &inst, msccl::Reading::StepIndex, None).unwrap();
+    assert_eq!(canonical(&back.schedule), [[(0, 1, vec![1, 2])]]);
     let (_, bufferless) = instance("instances/000/ula6-fig1.toml");
     let err = msccl::to_xml(&bufferless, &Schedule::Virtual(Vec::new())).unwrap_err();
     assert!(err.to_string().contains("has no MSCCL collective"), "{err}");
@@ -186,7 +214,7 @@ fn import_names_the_element_and_reason_of_bad_xml() {
     ];
     for (body, field, reason) in cases {
         let text = if body.starts_with("<algo") { body.to_string() } else { format!("{head}{body}") };
-        let err = msccl::parse(&text, "bad.xml", &inst).unwrap_err();
+        let err = msccl::import(&text, "bad.xml", &inst, msccl::Reading::StepIndex, None).unwrap_err();
         assert_eq!(err.file, "bad.xml");
         assert_eq!(err.field, field, "{err}");
         assert!(err.reason.contains(reason), "{err}");
@@ -235,8 +263,10 @@ fn solve_writes_xml_that_check_reads_back_as_admissible_and_draw_draws() {
     );
 }
 
-/// The one-port rules F1 and H1 (spec §3) round-trip too: MSCCL keeps every transmission in its
-/// step, and the checker judges the imported copy against the instance's rule. Total exchange:
+/// The one-port rules F1 and H1 (spec §3) round-trip too: the step-index reading keeps every
+/// transmission in its step (the runtime's own timing may break a one-port rule, and then the
+/// export keeps the schedule's steps), and the checker judges the imported copy against the
+/// instance's rule. Total exchange:
 /// furthest-first under F1 on path(5) (12 steps, TE-23); gossip: the exact layer's witnesses on
 /// path(4) under F1 and H1.
 #[test]
@@ -258,7 +288,8 @@ fn one_port_schedules_round_trip() {
     let ff = heuristics::find("furthest-first").unwrap().produce(&te).unwrap();
     let xml = round_trip(&te, ff);
     assert!(xml.contains("coll=\"alltoall\""));
-    assert_eq!(checked(&te, &msccl::parse(&xml, "x.xml", &te).unwrap()), 12);
+    let by_index = msccl::import(&xml, "x.xml", &te, msccl::Reading::StepIndex, None).unwrap();
+    assert_eq!(checked(&te, &by_index.schedule), 12);
     for rule in [PortRule::F1, PortRule::H1] {
         let gossip = store_forward("path:4", Problem::Gossip, rule, Mode::Copy);
         let bounds = commsched::bounds::lower_bounds(&gossip);
@@ -269,5 +300,101 @@ fn one_port_schedules_round_trip() {
         };
         let xml = round_trip(&gossip, witness.schedule().clone());
         assert!(xml.contains("coll=\"allgather\""), "{rule:?}");
+    }
+}
+
+/// Collective schedules export with C chunks per rank (SCCL's numbering, docs/msccl.md) and the
+/// header a runtime needs: the DGX-1 allgather (S, R, C) = (3, 7, 6) of the certificate folder,
+/// and the collective algorithms' allgather and alltoall on ring:4 with C = 2.
+#[test]
+fn collective_schedules_export_with_c_chunks_per_rank() {
+    let (file, dgx1) = instance("instances/sccl/dgx1-allgather-c6r7.toml");
+    let folder = file.with_extension("certificate");
+    let sched = load_schedule(&folder.join("schedule.json"), &dgx1).unwrap();
+    let xml = round_trip(&dgx1, sched);
+    assert!(xml.starts_with("<algo name=\"dgx1-allgather-c6r7\" nchunksperloop=\"48\""), "{}", &xml[..120]);
+    for attr in [
+        "coll=\"allgather\"",
+        "inplace=\"1\" outofplace=\"0\" minBytes=\"0\"",
+        "i_chunks=\"6\" o_chunks=\"48\"",
+    ] {
+        assert!(xml.contains(attr), "{attr}");
+    }
+    for kind in ["allgather", "alltoall"] {
+        let text = format!(
+            "problem = \"{kind}\"\nnetwork = \"ring:4\"\nchunks = 2\n[model]\nkind = \"collective\"\n"
+        );
+        let inst = commsched::spec::io::parse_instance(&text, "<test>", kind).unwrap();
+        let sched = heuristics::find("ring").unwrap().produce(&inst).unwrap();
+        let xml = round_trip(&inst, sched);
+        assert!(xml.contains(&format!(
+            "nchunksperloop=\"8\" nchannels=\"1\" proto=\"Simple\" ngpus=\"4\" coll=\"{kind}\""
+        )));
+    }
+}
+
+/// Files the runtime cannot run are errors naming the element: two ranks that each receive
+/// before they send wait for each other (a deadlock), a send nobody receives, a send of a chunk
+/// before anything arrived there, and an offset outside its buffer.
+#[test]
+fn the_runtime_reading_names_deadlocks_and_lost_sends() {
+    let text = "problem = \"allgather\"\nnetwork = \"fully-connected:2\"\n[model]\nkind = \"collective\"\n";
+    let inst = commsched::spec::io::parse_instance(text, "<test>", "ag2").unwrap();
+    let step = |s: usize, kind: &str, src: &str, dst: &str| {
+        let (sb, so) = src.split_at(1);
+        let (db, d) = dst.split_at(1);
+        format!(
+            "<step s=\"{s}\" type=\"{kind}\" srcbuf=\"{sb}\" srcoff=\"{so}\" dstbuf=\"{db}\" dstoff=\"{d}\" cnt=\"1\"/>"
+        )
+    };
+    let file = |rank0: String, rank1: String| {
+        format!(
+            "<algo name=\"x\" nchunksperloop=\"2\" ngpus=\"2\" coll=\"allgather\" inplace=\"1\"><gpu id=\"0\" o_chunks=\"2\"><tb id=\"0\" send=\"1\" recv=\"1\" chan=\"0\">{rank0}</tb></gpu><gpu id=\"1\" o_chunks=\"2\"><tb id=\"0\" send=\"0\" recv=\"0\" chan=\"0\">{rank1}</tb></gpu></algo>"
+        )
+    };
+    let good = file(
+        step(0, "s", "o0", "o0") + &step(1, "r", "o1", "o1"),
+        step(0, "s", "o1", "o1") + &step(1, "r", "o0", "o0"),
+    );
+    let imported = msccl::import(&good, "ok.xml", &inst, msccl::Reading::Runtime, None).unwrap();
+    assert_eq!(imported.violations, []);
+    assert_eq!(checked(&inst, &imported.schedule), 1);
+    let cases = [
+        (
+            file(
+                step(0, "r", "o1", "o1") + &step(1, "s", "o0", "o0"),
+                step(0, "r", "o0", "o0") + &step(1, "s", "o1", "o1"),
+            ),
+            "gpu[0].tb[0].step[0]",
+            "deadlock: it waits for gpu[1].tb[0].step[1], which waits for gpu[1].tb[0].step[0], which waits for gpu[0].tb[0].step[1], which waits for gpu[0].tb[0].step[0]",
+        ),
+        (
+            file(
+                step(0, "s", "o0", "o0") + &step(1, "s", "o0", "o0"),
+                step(0, "s", "o1", "o1") + &step(1, "r", "o0", "o0"),
+            ),
+            "gpu[0].tb[0].step[1]",
+            "sends to rank 1 on channel 0, and is never received: rank 1 receives 1 time on that connection, rank 0 sends 2",
+        ),
+        (
+            file(
+                step(0, "s", "o1", "o1") + &step(1, "r", "o1", "o1"),
+                step(0, "s", "o1", "o1") + &step(1, "r", "o0", "o0"),
+            ),
+            "gpu[0].tb[0].step[0].srcoff",
+            "reads o[1] of rank 0 before anything arrives there",
+        ),
+        (
+            file(
+                step(0, "s", "o0", "o0") + &step(1, "r", "o2", "o2"),
+                step(0, "s", "o1", "o1") + &step(1, "r", "o0", "o0"),
+            ),
+            "gpu[0].tb[0].step[1].dstoff",
+            "chunks 2..3 are outside buffer `o` of rank 0, which has 2 chunks",
+        ),
+    ];
+    for (text, field, reason) in cases {
+        let err = msccl::import(&text, "bad.xml", &inst, msccl::Reading::Runtime, None).unwrap_err();
+        assert_eq!((err.field.as_str(), err.reason.as_str()), (field, reason));
     }
 }

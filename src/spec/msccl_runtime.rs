@@ -1,0 +1,731 @@
+//! What an MSCCL algorithm does when a runtime runs it (docs/msccl.md, "Runtime semantics"):
+//! each thread block runs its steps in the order of their indices; sends and receives pair in
+//! FIFO order per connection (sender, receiver, channel); `depid`/`deps` make a step wait for
+//! a step of another block of the same rank; `cpy` copies locally, `nop` only waits, and the
+//! reduction and fused steps combine what they receive with a local chunk.
+//!
+//! [`run`] derives the synchronous steps as the earliest timing that program order, the
+//! dependencies and the pairing allow (a send leaves one step after what it waits for, a
+//! receive lands when its send leaves, local steps take no time), and follows what every
+//! buffer slot holds symbolically: which chunk, with the contributions of which ranks. A file
+//! the runtime cannot run is an error naming the element (`gpu[2].tb[1].step[4]`): a send
+//! never received, a receive nothing feeds, a deadlock (a cycle of waits), a chunk read before
+//! anything ordered before the read wrote it, a write of another value over a chunk that an
+//! unordered step reads or writes, an offset outside its buffer. A file that runs but computes the wrong thing (a
+//! reduction that mixes chunks or counts a rank twice, an output slot that ends without what
+//! the collective requires) yields [`Violation`]s naming the step.
+
+use super::msccl_xml::{Algo, Buffer, Step, StepKind};
+use super::{CollectiveKind, Node};
+use crate::checker::{Rule, Violation};
+use crate::error::InputError;
+use std::collections::{BTreeMap, HashMap, VecDeque};
+
+/// The contributors of a partial reduction: one bit per rank.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Ranks(Box<[u64]>);
+
+impl Ranks {
+    fn one(n: usize, rank: Node) -> Self {
+        let mut bits = vec![0u64; n.div_ceil(64)].into_boxed_slice();
+        bits[rank / 64] |= 1 << (rank % 64);
+        Ranks(bits)
+    }
+
+    fn all(n: usize) -> Self {
+        let mut r = Ranks(vec![0u64; n.div_ceil(64)].into_boxed_slice());
+        (0..n).for_each(|v| r.0[v / 64] |= 1 << (v % 64));
+        r
+    }
+
+    /// The ranks in both.
+    fn common(&self, other: &Ranks) -> Vec<Node> {
+        self.iter().filter(|&v| other.0[v / 64] >> (v % 64) & 1 == 1).collect()
+    }
+
+    fn union(&self, other: &Ranks) -> Ranks {
+        Ranks(self.0.iter().zip(other.0.iter()).map(|(a, b)| a | b).collect())
+    }
+
+    /// The ranks, ascending.
+    pub fn iter(&self) -> impl Iterator<Item = Node> + '_ {
+        (0..self.0.len() * 64).filter(|&v| self.0[v / 64] >> (v % 64) & 1 == 1)
+    }
+}
+
+/// What a buffer slot holds: a chunk (numbered as [`Semantics`] says) with the contributions
+/// of some ranks (one rank for a collective that does not combine).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Value {
+    /// The chunk.
+    pub chunk: usize,
+    /// Whose data it combines.
+    pub ranks: Ranks,
+}
+
+/// The collective a file implements, with its buffer layout: where each rank's chunks start,
+/// where they must end, and which buffers alias in place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Semantics {
+    /// The collective; `None` for `coll="custom"` (no postcondition).
+    pub kind: Option<CollectiveKind>,
+    /// `ngpus`.
+    pub ranks: usize,
+    /// `nchunksperloop`: the chunks a buffer is cut into.
+    pub chunks: usize,
+    /// `inplace`: the input is (part of) the output.
+    pub inplace: bool,
+}
+
+impl Semantics {
+    /// Reads the collective from the header (`coll`, or `collective` when given instead), and
+    /// checks that `nchunksperloop` fits it. Errors name the attribute.
+    pub fn of(algo: &Algo, collective: Option<&str>, file: &str) -> Result<Self, InputError> {
+        let err = |field: &str, reason: String| InputError::new(file, field, reason);
+        let name = collective.or(algo.coll.as_deref()).ok_or_else(|| {
+            err("algo.coll", "absent: name the collective the file implements (--collective)".into())
+        })?;
+        let kind = match name.trim() {
+            "custom" => None,
+            other => match CollectiveKind::parse(other) {
+                Some(k) if k.rooted() => {
+                    return Err(err(
+                        "algo.coll",
+                        format!(
+                            "`{other}`: an MSCCL file names no root, so a rooted collective cannot be judged from it"
+                        ),
+                    ));
+                }
+                Some(k) => Some(k),
+                None => return Err(err("algo.coll", format!("`{other}` is not a collective"))),
+            },
+        };
+        let chunks = algo.nchunksperloop.ok_or_else(|| err("algo.nchunksperloop", "absent".into()))?;
+        let n = algo.ngpus;
+        if n == 0 || chunks == 0 {
+            return Err(err("algo", "ngpus and nchunksperloop are at least 1".into()));
+        }
+        let per_rank = matches!(
+            kind,
+            Some(CollectiveKind::Allgather | CollectiveKind::Alltoall | CollectiveKind::ReduceScatter)
+        );
+        if per_rank && chunks % n != 0 {
+            return Err(err(
+                "algo.nchunksperloop",
+                format!("{chunks} is not a multiple of ngpus = {n}, as {name} needs"),
+            ));
+        }
+        Ok(Self { kind, ranks: n, chunks, inplace: algo.inplace })
+    }
+
+    /// The chunks of one rank's share (SCCL's C): `nchunksperloop / ngpus` where the buffer
+    /// holds one share per rank.
+    fn share(&self) -> usize {
+        (self.chunks / self.ranks).max(1)
+    }
+
+    /// Where a named slot lives: in place, the input is a window of the output (allgather),
+    /// the output a window of the input (reduce-scatter), or both are one buffer (alltoall,
+    /// allreduce).
+    fn canonical(&self, rank: Node, buffer: Buffer, offset: usize) -> (Buffer, usize) {
+        if !self.inplace {
+            return (buffer, offset);
+        }
+        match (self.kind, buffer) {
+            (Some(CollectiveKind::Allgather), Buffer::Input) => {
+                (Buffer::Output, rank * self.share() + offset)
+            }
+            (Some(CollectiveKind::ReduceScatter), Buffer::Output) => {
+                (Buffer::Input, rank * self.share() + offset)
+            }
+            (Some(CollectiveKind::Alltoall | CollectiveKind::Allreduce), Buffer::Output) => {
+                (Buffer::Input, offset)
+            }
+            // A custom collective does not say how its buffers alias: they are kept apart.
+            _ => (buffer, offset),
+        }
+    }
+
+    /// The chunks a buffer needs for the collective (where the file declares none).
+    fn needed(&self, buffer: Buffer) -> usize {
+        let (p, c) = (self.chunks, self.share());
+        match (self.kind, buffer) {
+            (_, Buffer::Scratch) => 0,
+            (Some(CollectiveKind::Allgather), Buffer::Input) => c,
+            (Some(CollectiveKind::ReduceScatter), Buffer::Output) => c,
+            _ => p,
+        }
+    }
+
+    /// What a canonical slot holds before the first step.
+    fn initial(&self, rank: Node, buffer: Buffer, offset: usize) -> Option<Value> {
+        let (n, p, c) = (self.ranks, self.chunks, self.share());
+        let value = |chunk: usize| Some(Value { chunk, ranks: Ranks::one(n, rank) });
+        match (self.kind, buffer) {
+            (Some(CollectiveKind::Allgather), Buffer::Output) if self.inplace => {
+                (offset / c == rank && offset < p).then(|| value(offset)).flatten()
+            }
+            (Some(CollectiveKind::Allgather), Buffer::Input) => {
+                (offset < c).then(|| value(rank * c + offset)).flatten()
+            }
+            (Some(CollectiveKind::Alltoall), Buffer::Input) if offset < p => {
+                value((offset / c * n + rank) * c + offset % c)
+            }
+            (Some(CollectiveKind::Allreduce | CollectiveKind::ReduceScatter), Buffer::Input)
+                if offset < p =>
+            {
+                value(offset)
+            }
+            (None, Buffer::Input) if offset < p => value(rank * p + offset),
+            _ => None,
+        }
+    }
+
+    /// What the collective requires at the end: (output offset, chunk, all contributors?).
+    fn expected(&self, rank: Node) -> Vec<(usize, usize)> {
+        let (n, p, c) = (self.ranks, self.chunks, self.share());
+        match self.kind {
+            Some(CollectiveKind::Allgather | CollectiveKind::Allreduce) => (0..p).map(|j| (j, j)).collect(),
+            Some(CollectiveKind::Alltoall) => (0..p).map(|j| (j, (rank * n + j / c) * c + j % c)).collect(),
+            Some(CollectiveKind::ReduceScatter) => (0..c).map(|j| (j, rank * c + j)).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The ranks whose data a finished chunk holds.
+    fn contributors(&self, chunk: usize) -> Ranks {
+        let (n, c) = (self.ranks, self.share());
+        match self.kind {
+            Some(CollectiveKind::Allgather) => Ranks::one(n, chunk / c),
+            Some(CollectiveKind::Alltoall) => Ranks::one(n, chunk / c % n),
+            _ => Ranks::all(n),
+        }
+    }
+
+    /// Whether reductions combine chunks (allreduce, reduce-scatter).
+    pub fn combining(&self) -> bool {
+        self.kind.is_some_and(CollectiveKind::combining)
+    }
+}
+
+/// One transfer of the derived timing: in `step`, `from` sends `chunks` to `to`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Transfer {
+    /// The synchronous step, from 1.
+    pub step: u64,
+    /// The sending rank.
+    pub from: Node,
+    /// The receiving rank.
+    pub to: Node,
+    /// The chunk values sent, in buffer order.
+    pub chunks: Vec<Value>,
+}
+
+/// The file as the runtime runs it.
+#[derive(Debug, Clone)]
+pub struct Run {
+    /// The transfers, by step.
+    pub transfers: Vec<Transfer>,
+    /// The last step in which something is sent (0 if nothing is).
+    pub length: u64,
+    /// What the file computes wrongly (module documentation).
+    pub violations: Vec<Violation>,
+}
+
+/// One step of the file, placed in the program.
+struct Op<'a> {
+    step: &'a Step,
+    rank: Node,
+    block: usize,
+    position: usize,
+    /// The step it waits for (`depid`/`deps`), as an op index.
+    dep: Option<usize>,
+    /// The matched send feeding it, for steps that receive.
+    feed: Option<usize>,
+    /// The block's `send` peer.
+    to: Option<Node>,
+}
+
+impl Op<'_> {
+    fn receives(&self) -> bool {
+        matches!(
+            self.step.kind,
+            StepKind::Recv
+                | StepKind::RecvReduceCopy
+                | StepKind::RecvReduceSend
+                | StepKind::RecvReduceCopySend
+                | StepKind::RecvCopySend
+        )
+    }
+
+    fn sends(&self) -> bool {
+        matches!(
+            self.step.kind,
+            StepKind::Send | StepKind::RecvReduceSend | StepKind::RecvReduceCopySend | StepKind::RecvCopySend
+        )
+    }
+}
+
+/// A slot's content and who touched it, for the race checks.
+#[derive(Default, Clone)]
+struct Slot {
+    value: Option<Value>,
+    /// The steps that wrote the value (several when they wrote the same one).
+    writers: Vec<usize>,
+    readers: Vec<usize>,
+}
+
+/// Runs `algo` under `semantics` (module documentation).
+pub fn run(algo: &Algo, semantics: &Semantics, file: &str) -> Result<Run, InputError> {
+    let err = |field: &str, reason: String| InputError::new(file, field, reason);
+    let n = semantics.ranks;
+    // The program: ops of every block in index order.
+    let mut ops: Vec<Op> = Vec::new();
+    let mut blocks: Vec<(Node, &super::msccl_xml::ThreadBlock, Vec<usize>)> = Vec::new();
+    let mut block_of: HashMap<(Node, usize), usize> = HashMap::new();
+    for gpu in &algo.gpus {
+        if gpu.id >= n {
+            return Err(err(
+                &format!("gpu[{}].id", gpu.id),
+                format!("rank {} is outside ngpus = {n}", gpu.id),
+            ));
+        }
+        for tb in &gpu.blocks {
+            for (key, peer) in [("send", tb.send), ("recv", tb.recv)] {
+                if let Some(p) = peer.filter(|&p| p >= n || p == gpu.id) {
+                    return Err(err(
+                        &format!("{}.{key}", tb.place),
+                        format!("rank {p} is not another rank of 0..{n}"),
+                    ));
+                }
+            }
+            let b = blocks.len();
+            if block_of.insert((gpu.id, tb.id), b).is_some() {
+                return Err(err(
+                    &tb.place,
+                    format!("rank {} has two thread blocks with id {}", gpu.id, tb.id),
+                ));
+            }
+            let mut steps: Vec<&Step> = tb.steps.iter().collect();
+            steps.sort_by_key(|s| s.index);
+            if let Some(w) = steps.windows(2).find(|w| w[0].index == w[1].index) {
+                return Err(err(&w[1].place, format!("step index {} is given twice", w[1].index)));
+            }
+            let mut ids = Vec::with_capacity(steps.len());
+            for (position, step) in steps.into_iter().enumerate() {
+                ids.push(ops.len());
+                ops.push(Op { step, rank: gpu.id, block: b, position, dep: None, feed: None, to: tb.send });
+            }
+            blocks.push((gpu.id, tb, ids));
+        }
+    }
+    for i in 0..ops.len() {
+        let op = &ops[i];
+        let (_, tb, _) = &blocks[op.block];
+        if (op.sends() && tb.send.is_none()) || (op.receives() && tb.recv.is_none()) {
+            let key = if op.sends() && tb.send.is_none() { "send" } else { "recv" };
+            return Err(err(
+                &format!("{}.type", op.step.place),
+                format!("`{}` needs the thread block's `{key}` peer, which is -1", op.step.kind.name()),
+            ));
+        }
+        if op.step.kind != StepKind::Nop && op.step.cnt == 0 {
+            return Err(err(
+                &format!("{}.cnt", op.step.place),
+                "a step that moves data moves at least one chunk".into(),
+            ));
+        }
+        if let Some((depid, deps)) = op.step.dep {
+            let b = *block_of.get(&(op.rank, depid)).ok_or_else(|| {
+                err(
+                    &format!("{}.depid", op.step.place),
+                    format!("rank {} has no thread block {depid}", op.rank),
+                )
+            })?;
+            let target =
+                blocks[b].2.iter().copied().find(|&o| ops[o].step.index == deps).ok_or_else(|| {
+                    err(
+                        &format!("{}.deps", op.step.place),
+                        format!("thread block {depid} has no step {deps}"),
+                    )
+                })?;
+            ops[i].dep = Some(target);
+        }
+    }
+    // Connections (sender, receiver, channel): one sending and one receiving block each, and
+    // their sends and receives paired in order.
+    type Connection = (Node, Node, usize);
+    let mut senders: BTreeMap<Connection, (usize, Vec<usize>)> = BTreeMap::new();
+    let mut receivers: BTreeMap<Connection, (usize, Vec<usize>)> = BTreeMap::new();
+    for (b, (rank, tb, ids)) in blocks.iter().enumerate() {
+        for (peer, map, sends) in [(tb.send, &mut senders, true), (tb.recv, &mut receivers, false)] {
+            let Some(peer) = peer else { continue };
+            let key = if sends { (*rank, peer, tb.channel) } else { (peer, *rank, tb.channel) };
+            let used: Vec<usize> = ids
+                .iter()
+                .copied()
+                .filter(|&o| if sends { ops[o].sends() } else { ops[o].receives() })
+                .collect();
+            if used.is_empty() {
+                continue;
+            }
+            if let Some((other, _)) = map.get(&key) {
+                return Err(err(
+                    &tb.place,
+                    format!(
+                        "{} rank {peer} on channel {} like {}: a connection has one thread block at each end, or its order is undefined",
+                        if sends { "sends to" } else { "receives from" },
+                        tb.channel,
+                        blocks[*other].1.place
+                    ),
+                ));
+            }
+            map.insert(key, (b, used));
+        }
+    }
+    for (key, (_, sends)) in &senders {
+        let receives = receivers.get(key).map_or(&[][..], |(_, r)| r.as_slice());
+        if let Some(&unmatched) = sends.get(receives.len()) {
+            return Err(err(
+                &ops[unmatched].step.place,
+                format!(
+                    "sends to rank {} on channel {}, and is never received: rank {} receives {} time{} on that connection, rank {} sends {}",
+                    key.1,
+                    key.2,
+                    key.1,
+                    receives.len(),
+                    if receives.len() == 1 { "" } else { "s" },
+                    key.0,
+                    sends.len()
+                ),
+            ));
+        }
+    }
+    for (key, (_, receives)) in &receivers {
+        let sends = senders.get(key).map_or(&[][..], |(_, s)| s.as_slice());
+        if let Some(&unfed) = receives.get(sends.len()) {
+            return Err(err(
+                &ops[unfed].step.place,
+                format!(
+                    "receives from rank {} on channel {}, and nothing feeds it: rank {} sends {} time{} on that connection",
+                    key.0,
+                    key.2,
+                    key.0,
+                    sends.len(),
+                    if sends.len() == 1 { "" } else { "s" }
+                ),
+            ));
+        }
+        for (&s, &r) in sends.iter().zip(receives) {
+            if ops[s].step.cnt != ops[r].step.cnt {
+                return Err(err(
+                    &format!("{}.cnt", ops[r].step.place),
+                    format!(
+                        "receives {} chunks, its send {} sends {}",
+                        ops[r].step.cnt, ops[s].step.place, ops[s].step.cnt
+                    ),
+                ));
+            }
+            ops[r].feed = Some(s);
+        }
+    }
+    // Waits: program order, dependencies, and a receive on its send.
+    let mut waits: Vec<Vec<usize>> = vec![Vec::new(); ops.len()];
+    for (i, op) in ops.iter().enumerate() {
+        if op.position > 0 {
+            waits[i].push(i - 1);
+        }
+        waits[i].extend(op.dep);
+        waits[i].extend(op.feed);
+    }
+    let order = topological(&waits).map_err(|cycle| {
+        let path: Vec<&str> = cycle.iter().map(|&o| ops[o].step.place.as_str()).collect();
+        err(
+            &ops[cycle[0]].step.place,
+            format!(
+                "deadlock: it waits for {}, which waits for {}",
+                path[1..].join(", which waits for "),
+                path[0]
+            ),
+        )
+    })?;
+    simulate(&ops, &waits, &order, blocks.len(), semantics, algo, file)
+}
+
+/// The ops in an order that respects every wait, or a cycle of waits.
+fn topological(waits: &[Vec<usize>]) -> Result<Vec<usize>, Vec<usize>> {
+    let mut pending: Vec<usize> = waits.iter().map(Vec::len).collect();
+    let mut waiters: Vec<Vec<usize>> = vec![Vec::new(); waits.len()];
+    for (i, w) in waits.iter().enumerate() {
+        w.iter().for_each(|&j| waiters[j].push(i));
+    }
+    let mut ready: VecDeque<usize> = (0..waits.len()).filter(|&i| pending[i] == 0).collect();
+    let mut order = Vec::with_capacity(waits.len());
+    while let Some(i) = ready.pop_front() {
+        order.push(i);
+        for &k in &waiters[i] {
+            pending[k] -= 1;
+            if pending[k] == 0 {
+                ready.push_back(k);
+            }
+        }
+    }
+    if order.len() == waits.len() {
+        return Ok(order);
+    }
+    // Every op left waits for one left: follow them until one repeats.
+    let mut at = (0..waits.len()).find(|&i| pending[i] > 0).unwrap_or(0);
+    let mut seen: HashMap<usize, usize> = HashMap::new();
+    let mut path = Vec::new();
+    while !seen.contains_key(&at) {
+        seen.insert(at, path.len());
+        path.push(at);
+        at = waits[at].iter().copied().find(|&j| pending[j] > 0).unwrap_or(at);
+    }
+    // Each op waits for the next; the first is the one earliest in the file.
+    let mut cycle = path.split_off(seen[&at]);
+    let first = (0..cycle.len()).min_by_key(|&i| cycle[i]).unwrap_or(0);
+    cycle.rotate_left(first);
+    Err(cycle)
+}
+
+/// Runs the ops in `order`: times, vector clocks for the happens-before order, and the slots.
+fn simulate(
+    ops: &[Op],
+    waits: &[Vec<usize>],
+    order: &[usize],
+    nblocks: usize,
+    semantics: &Semantics,
+    algo: &Algo,
+    file: &str,
+) -> Result<Run, InputError> {
+    let err = |field: &str, reason: String| InputError::new(file, field, reason);
+    let n = semantics.ranks;
+    // Each op's finishing step, and the step its send leaves in.
+    let mut finish = vec![0u64; ops.len()];
+    let mut clock: Vec<Vec<u32>> = vec![Vec::new(); ops.len()];
+    let before = |clock: &[Vec<u32>], w: usize, x: usize| clock[x][ops[w].block] > ops[w].position as u32;
+    let declared: HashMap<Node, [usize; 3]> = algo.gpus.iter().map(|g| (g.id, g.chunks)).collect();
+    let mut slots: HashMap<(Node, Buffer, usize), Slot> = HashMap::new();
+    let mut payloads: HashMap<usize, Vec<Value>> = HashMap::new();
+    let mut transfers = Vec::new();
+    let mut violations = Vec::new();
+    for &x in order {
+        let op = &ops[x];
+        let mut vc = vec![0u32; nblocks];
+        for &w in &waits[x] {
+            vc.iter_mut().zip(&clock[w]).for_each(|(a, &b)| *a = (*a).max(b));
+        }
+        vc[op.block] = op.position as u32 + 1;
+        clock[x] = vc;
+        let local = waits[x].iter().filter(|&&w| Some(w) != op.feed).map(|&w| finish[w]).max().unwrap_or(0);
+        let landed = op.feed.map_or(local, |s| local.max(finish[s]));
+        let step = op.step;
+        let cnt = step.cnt;
+        // Resolves a named range to canonical slots, checking the bounds.
+        let range = |(buffer, offset): (Buffer, usize),
+                     key: &str|
+         -> Result<Vec<(Node, Buffer, usize)>, InputError> {
+            let sizes = declared.get(&op.rank).copied().unwrap_or_default();
+            let index = buffer as usize;
+            let limit = if sizes[index] > 0 { sizes[index] } else { semantics.needed(buffer) };
+            if offset + cnt > limit {
+                return Err(err(
+                    &format!("{}.{key}", step.place),
+                    format!(
+                        "chunks {offset}..{} are outside buffer `{}` of rank {}, which has {limit} chunk{}",
+                        offset + cnt,
+                        buffer.letter(),
+                        op.rank,
+                        if limit == 1 { "" } else { "s" }
+                    ),
+                ));
+            }
+            Ok((offset..offset + cnt)
+                .map(|o| {
+                    let (b, o) = semantics.canonical(op.rank, buffer, o);
+                    (op.rank, b, o)
+                })
+                .collect())
+        };
+        let read = |slots: &mut HashMap<(Node, Buffer, usize), Slot>,
+                    at: &[(Node, Buffer, usize)],
+                    key: &str|
+         -> Result<Vec<Value>, InputError> {
+            at.iter()
+                .map(|&slot| {
+                    let s = slots.entry(slot).or_insert_with(|| Slot {
+                        value: semantics.initial(slot.0, slot.1, slot.2),
+                        ..Slot::default()
+                    });
+                    let name = format!("{}[{}] of rank {}", slot.1.letter(), slot.2, slot.0);
+                    let unordered = !s.writers.is_empty() && s.writers.iter().all(|&w| !before(&clock, w, x));
+                    match &s.value {
+                        None => Err(err(
+                            &format!("{}.{key}", step.place),
+                            format!("reads {name} before anything arrives there"),
+                        )),
+                        Some(_) if unordered => Err(err(
+                            &format!("{}.{key}", step.place),
+                            format!(
+                                "reads {name}, written by {}, without waiting for it (no dependency orders the two)",
+                                ops[s.writers[0]].step.place
+                            ),
+                        )),
+                        Some(v) => {
+                            s.readers.push(x);
+                            Ok(v.clone())
+                        }
+                    }
+                })
+                .collect()
+        };
+        let write = |slots: &mut HashMap<(Node, Buffer, usize), Slot>,
+                     at: &[(Node, Buffer, usize)],
+                     values: Vec<Value>|
+         -> Result<(), InputError> {
+            for (&slot, value) in at.iter().zip(values) {
+                let s = slots.entry(slot).or_insert_with(|| Slot {
+                    value: semantics.initial(slot.0, slot.1, slot.2),
+                    ..Slot::default()
+                });
+                let name = format!("{}[{}] of rank {}", slot.1.letter(), slot.2, slot.0);
+                // Writing the value a slot holds changes nothing, whatever the order.
+                if s.value.as_ref() == Some(&value) {
+                    s.writers.push(x);
+                    continue;
+                }
+                let unordered = s
+                    .writers
+                    .iter()
+                    .chain(s.readers.iter())
+                    .copied()
+                    .find(|&o| o != x && !before(&clock, o, x));
+                if let Some(o) = unordered {
+                    return Err(err(
+                        &format!("{}.dstoff", step.place),
+                        format!(
+                            "overwrites {name}, which {} also touches without an order between the two (a race)",
+                            ops[o].step.place
+                        ),
+                    ));
+                }
+                *s = Slot { value: Some(value), writers: vec![x], readers: Vec::new() };
+            }
+            Ok(())
+        };
+        // Combines a received or local operand into another, naming mixed chunks and ranks
+        // counted twice.
+        let mut combine = |into: Vec<Value>, with: Vec<Value>, at: u64| -> Vec<Value> {
+            into.into_iter()
+                .zip(with)
+                .map(|(a, b)| {
+                    if a.chunk != b.chunk {
+                        violations.push(Violation {
+                            rule: Rule::MixedChunks,
+                            step: Some(at as i64),
+                            place: step.place.clone(),
+                            detail: format!(
+                                "reduces chunk {} with chunk {}: a reduction combines one chunk",
+                                a.chunk, b.chunk
+                            ),
+                        });
+                    }
+                    let twice = a.ranks.common(&b.ranks);
+                    if !twice.is_empty() {
+                        violations.push(Violation {
+                            rule: Rule::CountedTwice,
+                            step: Some(at as i64),
+                            place: step.place.clone(),
+                            detail: format!(
+                                "reduces chunk {} and counts the contribution of rank{} {} twice",
+                                a.chunk,
+                                if twice.len() == 1 { "" } else { "s" },
+                                twice.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+                            ),
+                        });
+                    }
+                    Value { chunk: a.chunk, ranks: a.ranks.union(&b.ranks) }
+                })
+                .collect()
+        };
+        let received = || op.feed.and_then(|s| payloads.get(&s)).cloned().unwrap_or_default();
+        let sent: Option<Vec<Value>> = match step.kind {
+            StepKind::Nop => None,
+            StepKind::Send => Some(read(&mut slots, &range(step.src, "srcoff")?, "srcoff")?),
+            StepKind::Recv => {
+                write(&mut slots, &range(step.dst, "dstoff")?, received())?;
+                None
+            }
+            StepKind::RecvCopySend => {
+                let values = received();
+                write(&mut slots, &range(step.dst, "dstoff")?, values.clone())?;
+                Some(values)
+            }
+            StepKind::Copy => {
+                let values = read(&mut slots, &range(step.src, "srcoff")?, "srcoff")?;
+                write(&mut slots, &range(step.dst, "dstoff")?, values)?;
+                None
+            }
+            StepKind::Reduce => {
+                let dst = range(step.dst, "dstoff")?;
+                let own = read(&mut slots, &dst, "dstoff")?;
+                let other = read(&mut slots, &range(step.src, "srcoff")?, "srcoff")?;
+                write(&mut slots, &dst, combine(own, other, landed))?;
+                None
+            }
+            StepKind::RecvReduceCopy | StepKind::RecvReduceSend | StepKind::RecvReduceCopySend => {
+                let own = read(&mut slots, &range(step.src, "srcoff")?, "srcoff")?;
+                let values = combine(received(), own, landed);
+                if step.kind != StepKind::RecvReduceSend {
+                    write(&mut slots, &range(step.dst, "dstoff")?, values.clone())?;
+                }
+                (step.kind != StepKind::RecvReduceCopy).then_some(values)
+            }
+        };
+        finish[x] = landed;
+        if let Some(values) = sent {
+            // A send leaves one step after what it waits for has finished.
+            finish[x] = landed + 1;
+            let to = op.to.unwrap_or(op.rank);
+            transfers.push(Transfer { step: finish[x], from: op.rank, to, chunks: values.clone() });
+            payloads.insert(x, values);
+        }
+    }
+    for rank in 0..n {
+        for (offset, chunk) in semantics.expected(rank) {
+            let (b, o) = semantics.canonical(rank, Buffer::Output, offset);
+            let (held, writer) = match slots.get(&(rank, b, o)) {
+                Some(slot) => (slot.value.clone(), slot.writers.last().copied()),
+                None => (semantics.initial(rank, b, o), None),
+            };
+            let want = semantics.contributors(chunk);
+            let detail = match held {
+                None => format!("ends with nothing in o[{offset}], which must hold chunk {chunk}"),
+                Some(v) if v.chunk != chunk => {
+                    format!("ends with chunk {} in o[{offset}], which must hold chunk {chunk}", v.chunk)
+                }
+                Some(v) if v.ranks != want => {
+                    let missing: Vec<String> = want
+                        .iter()
+                        .filter(|&r| !v.ranks.iter().any(|h| h == r))
+                        .map(|r| r.to_string())
+                        .collect();
+                    format!(
+                        "ends chunk {chunk} in o[{offset}] without the contribution of rank{} {}",
+                        if missing.len() == 1 { "" } else { "s" },
+                        missing.join(", ")
+                    )
+                }
+                Some(_) => continue,
+            };
+            // The step that left the slot so, where one did.
+            let place = writer.map_or(format!("gpu[{rank}]"), |w| ops[w].step.place.clone());
+            let detail = if writer.is_some() { format!("(rank {rank}) {detail}") } else { detail };
+            violations.push(Violation { rule: Rule::Incomplete, step: None, place, detail });
+        }
+    }
+    transfers.sort_by_key(|t| (t.step, t.from, t.to));
+    let length = transfers.last().map_or(0, |t| t.step);
+    Ok(Run { transfers, length, violations })
+}
