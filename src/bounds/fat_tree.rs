@@ -635,7 +635,7 @@ mod tests {
     }
 
     /// The round-model optimum: 2, 6, 12 and 20 for N = 2 … 16 under every capacity (the
-    /// certified optima in rounds, README); at N = 32, 30 under w = 1 (FT-17's tall rounds, met
+    /// certified optima in rounds, docs/results.md); at N = 32, 30 under w = 1 (FT-17's tall rounds, met
     /// by the naive algorithm), 28 under log n + 1 (z3 proves 27 infeasible without this bound)
     /// and 26 under w = n (the capacity-free case of this search; z3 alone stops at [24, 26]),
     /// above the tall-rounds bound 24 there. Nothing above N = 32.

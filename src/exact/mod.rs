@@ -68,7 +68,7 @@
 //! temporary directory; the trace of the last infeasible probe is kept, and checked only if
 //! that horizon ends up as U − 1, so an infeasibility is never decided twice. Tracing slows the
 //! feasible probes down and spares a second solve of the hardest one (`fat-tree:32` under
-//! w = 1: 33 s instead of 64 s; README, "Exact backends compared").
+//! w = 1: 33 s instead of 64 s; docs/guide.md, "Exact backends compared").
 //!
 //! **Incremental across horizons (SAT backend).** Once U − L ≤ [`DESCENT_WINDOW`] and the
 //! encoder is horizon-monotone ([`encode::Encoder::last_step`]: total exchange, bufferless

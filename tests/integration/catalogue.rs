@@ -1,8 +1,8 @@
 //! The claim catalogue (`claims/*.toml`, `commsched::claims::catalogue`): its ids are unique, prefixed by
 //! their paper and numbered without gaps; every entry has its required fields; a sample of
 //! entries carries the papers' real numbers and errata; and every claim id cited anywhere in the
-//! crate (sources, tests, instance files and their `[paper] claims`, READMEs, the catalogue's own
-//! cross-references) is catalogued.
+//! crate (sources, tests, instance files and their `[paper] claims`, READMEs, the Markdown files
+//! under docs/, the catalogue's own cross-references) is catalogued.
 
 use commsched::claims::catalogue::{self, Claim, ClaimKind};
 use commsched::spec::io::load_instance;
@@ -256,6 +256,7 @@ fn id_scanner_finds_exactly_the_claim_tokens() {
 fn every_claim_id_cited_in_the_crate_is_catalogued() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = vec![root.join("README.md")];
+    walk(&root.join("docs"), &["md"], &mut files);
     walk(&root.join("src"), &["rs"], &mut files);
     walk(&root.join("tests"), &["rs"], &mut files);
     walk(&root.join("instances"), &["toml", "md"], &mut files);

@@ -715,7 +715,7 @@ fn report_out_writes_every_format_and_links_its_pictures() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
-/// Past paper 003, the certificate folders of README "the frontier", each re-checked: its
+/// Past paper 003, the certificate folders of docs/results.md, "the frontier", each re-checked: its
 /// hashes, the witness with the checker and the bound recomputed from the instance; and the
 /// paper's algorithm on the same instance, checked, is longer.
 /// - The 7×7 torus under H\* has gossip optimum 24, Lemma 2's bound (GOS-2), where Theorem 3

@@ -396,7 +396,7 @@ fn fat_tree_broadcast_optima_on_eight_processors() {
 }
 
 /// `--method exact` picks, per encoder, the first backend of its measured order that the build
-/// includes (README, "Exact backends compared"): z3 for total exchange, gossip, distributed
+/// includes (docs/guide.md, "Exact backends compared"): z3 for total exchange, gossip, distributed
 /// gather and the fat-tree broadcast, CaDiCaL for chatting, scatter/centralized gather and the
 /// fat-tree product and prefix when built with `sat`, else the next one. A named backend is
 /// kept whatever the problem.
@@ -480,7 +480,7 @@ fn fat_tree_rounds_on_sixteen_processors_take_twenty_under_every_capacity() {
 }
 
 /// FT-24 at N = 16 and 32, past the paper: the pipelined product's optimum equals the
-/// broadcast's (README, "Fat-tree exact optima") under w = 1, log n + 1 and n. The witness is a
+/// broadcast's (docs/results.md, "Fat-tree exact optima") under w = 1, log n + 1 and n. The witness is a
 /// broadcast whose every subtree is an index range, run backwards (the encoder's restricted
 /// model), checked as a product; the certificate is the far-half bound where it meets the
 /// length, else the broadcast's own infeasibility at T − 1 (the product's relaxation: any

@@ -319,7 +319,7 @@ fn fenwick_pieces_prefix() {
 /// admissible at 13, one step above the broadcast's 12 and 4 below the best registered
 /// algorithm (ours, 17), and the folder re-checks, with the knowledge relaxation's CNF at
 /// horizon 12 re-encoded and its (trimmed) LRAT proof checked. `report` reads the folder
-/// (README, "Prefix at N = 16").
+/// (docs/results.md, "Prefix at N = 16").
 #[test]
 fn prefix_on_sixteen_processors_is_certified_at_thirteen_by_its_folder() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -339,7 +339,7 @@ fn prefix_on_sixteen_processors_is_certified_at_thirteen_by_its_folder() {
 }
 
 /// Prefix on fat-tree:16 under w = 1 has an 18-step schedule, the `sat` build's witness with
-/// `--max-vars 2000000 --timeout 2200` (which stopped at [17, 18]; README, "Prefix"): checked
+/// `--max-vars 2000000 --timeout 2200` (which stopped at [17, 18]; docs/results.md, "Prefix"): checked
 /// here, against 34 for the paper's prefix (FT-23), 27 for ours and 24 for the sweeps over a
 /// reversible broadcast that the default search finds.
 #[test]

@@ -13,7 +13,7 @@
 //!   only goes to z3's solver for the finite-domain logic `QF_FD` (`refute`): its SAT core
 //!   with native cardinality and pseudo-boolean constraints, which refutes the fat-tree
 //!   knowledge relaxations far sooner than the SMT core (fat-tree:16 prefix under w = 1: up to
-//!   horizon 16 in 44 s, where the SMT core reaches 14–15 in 60 s; README,
+//!   horizon 16 in 44 s, where the SMT core reaches 14–15 in 60 s; docs/results.md,
 //!   "Fat-tree exact optima"). Its parallel portfolio (z3's global `sat.threads`, one thread per
 //!   core, set once per process and read by no other engine) halves or better the hard
 //!   refutations on two cores: the same prefix under log n + 1 at horizon 12 in 45–55 s instead

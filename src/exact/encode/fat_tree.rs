@@ -165,7 +165,7 @@
 //!
 //! The search certifies the broadcast first and asks the restricted model for a witness at
 //! its optimum: at N = 16 and 32, under w = 1, log n + 1 and n, there is one every time, so the
-//! product's optimum is the broadcast's (README, "Fat-tree exact optima"). For prefix the sweeps
+//! product's optimum is the broadcast's (docs/results.md, "Fat-tree exact optima"). For prefix the sweeps
 //! only bound the optimum from above. In rounds under w = n the broadcast's round-model optimum
 //! is already a bound of the instance's own (`bounds::fat_tree`), which the product algorithm's
 //! 20 meets on fat-tree:16; on fat-tree:32 (26) the restricted model found nothing shorter
@@ -209,7 +209,7 @@
 //! The search walks the first where it is infeasible, which costs less (under log n + 1 at 12
 //! the second takes CaDiCaL three times as long and a proof three times as large), and the
 //! second where the first is feasible. On fat-tree:8 the first meets the prefix optimum under
-//! every capacity measured (README, "Fat-tree exact optima").
+//! every capacity measured (docs/results.md, "Fat-tree exact optima").
 
 use super::time_expanded::{Held, Window, span};
 use super::{Encoder, EncoderEntry, Encoding, Event, Relaxation, Shape};
@@ -1295,7 +1295,7 @@ mod tests {
                     let restricted = FatTreeBroadcast::new(&inst);
                     let full = FatTreeBroadcast { left_first: false, ..FatTreeBroadcast::new(&inst) };
                     let optimum = (1..).find(|&t| witness(&full, t)).unwrap();
-                    // The README's optima: 5 and 8 pipelined, 6 and 12 in rounds.
+                    // The optima of docs/results.md: 5 and 8 pipelined, 6 and 12 in rounds.
                     let expected = match (n, rounds) {
                         (4, false) => 5,
                         (8, false) => 8,
@@ -1318,7 +1318,7 @@ mod tests {
     /// rounds, the prefix models with and without them are feasible at the same horizons from
     /// the lower bound up to the optimum, and the knowledge relaxation with them is feasible at
     /// the optimum. On fat-tree:8 (4 log N = 12) the optimum 9 certified without them under
-    /// log n + 1 and n, pipelined (README), is met: the relaxation with them is infeasible at 8
+    /// log n + 1 and n, pipelined (docs/results.md), is met: the relaxation with them is infeasible at 8
     /// and feasible at 9 (the models take z3 minutes there, and w = 1 half a minute).
     #[cfg(any(feature = "smt", feature = "sat"))]
     #[test]

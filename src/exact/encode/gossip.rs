@@ -98,7 +98,7 @@
 //! the model at the lower bound has about half the hop variables. z3 then finds the Lemma 1
 //! witness of the mesh 7×7 in 4.5 s instead of 25 s, 8×8 in 98 s instead of 500 s (one run
 //! each, a second solver on the other core), and 9×9 in 100–108 s (two runs), where the
-//! rotations alone gave no witness in 2000 s (README, "Gossip: the square meshes' gap").
+//! rotations alone gave no witness in 2000 s (docs/results.md, "Gossip: the square meshes' gap").
 //!
 //! **Without rotations.** A mesh with exactly one odd side, or a torus with an odd side, has
 //! no rotation that maps every link onto a link without reversing one ([`Rotations::of`]).

@@ -308,7 +308,7 @@ pub struct EncoderEntry {
     /// Builds the encoder for an instance it applies to.
     pub build: for<'a> fn(&'a Instance) -> Box<dyn Encoder + 'a>,
     /// The backends `--method exact` tries for its instances, fastest first as measured by
-    /// `commsched bench --exact` (README, "Exact backends compared"); the first one the build
+    /// `commsched bench --exact` (docs/guide.md, "Exact backends compared"); the first one the build
     /// includes decides ([`crate::exact::BackendChoice::Measured`]).
     pub backends: &'static [BackendKind],
 }
