@@ -339,6 +339,10 @@ pub enum Command {
         /// (`--exact`).
         #[arg(long, default_value = "10")]
         timeout: String,
+        /// Instead, MSCCL XML import: per file (or every `.xml` in a directory), milliseconds to
+        /// parse, to run it as a runtime does and to check the schedule, median of 5.
+        #[arg(long, num_args = 1.., value_name = "PATH")]
+        msccl: Vec<PathBuf>,
     },
     /// Measure a paper's table over sizes: writes a CSV and an SVG plot into a directory.
     Sweep {

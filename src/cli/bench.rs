@@ -3,7 +3,8 @@
 //! scatter and centralized gather (paper 001) on seeded random trees, with the checker's
 //! throughput in events per second; the time the exact layer alone needs to certify optima of
 //! small random ULA chatting instances; and with `--exact`, per instance and backend, the time to
-//! decide the exact model at T* and T* − 1. Timings are printed, never asserted.
+//! decide the exact model at T* and T* − 1; and with `--msccl`, the time to import MSCCL XML
+//! files and judge them by their headers. Timings are printed, never asserted.
 
 use super::args::Format;
 use super::io_err;
@@ -495,4 +496,83 @@ fn tree_rows(c: &Chatting, bench: &mut Bench) -> Result<()> {
         max_seconds: seconds[seconds.len() - 1],
     });
     Ok(())
+}
+
+/// `bench --msccl PATH...`: per MSCCL XML file, the medians of 5 runs of parsing, running it as a
+/// runtime does, and checking the schedule (docs/msccl.md, `check FILE.xml`).
+pub fn msccl(paths: &[std::path::PathBuf], out: &mut dyn Write) -> Result<u8> {
+    use commsched::spec::msccl::from_header;
+    use commsched::spec::msccl_xml;
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut xml: Vec<_> = std::fs::read_dir(path)
+                .map_err(io_err(&path.display().to_string()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "xml"))
+                .collect();
+            xml.sort();
+            files.extend(xml);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let w = |out: &mut dyn Write, s: String| out.write_all(s.as_bytes()).map_err(io_err("<stdout>"));
+    w(
+        out,
+        format!(
+            "{:<48} {:>8} {:>7} {:>9} {:>9} {:>9}  verdict\n",
+            "file", "kB", "steps", "parse ms", "run ms", "check ms"
+        ),
+    )?;
+    for file in files {
+        let name = file.display().to_string();
+        let text = std::fs::read_to_string(&file).map_err(io_err(&name))?;
+        let (mut parse, mut run, mut check) = (Vec::new(), Vec::new(), Vec::new());
+        let mut verdict = String::new();
+        let mut steps = 0;
+        for _ in 0..5 {
+            let start = Instant::now();
+            let algo = msccl_xml::parse(&text, &name);
+            parse.push(start.elapsed().as_secs_f64() * 1e3);
+            steps = algo
+                .as_ref()
+                .map_or(0, |a| a.gpus.iter().flat_map(|g| &g.blocks).map(|t| t.steps.len()).sum());
+            let start = Instant::now();
+            let judged = from_header(&text, &name, None, None);
+            run.push(start.elapsed().as_secs_f64() * 1e3);
+            let start = Instant::now();
+            verdict = match judged {
+                Ok((inst, imported)) => match checker::check(&inst, &imported.schedule) {
+                    v if !imported.violations.is_empty() => {
+                        format!("{} violations", imported.violations.len() + v.violations().len())
+                    }
+                    Verdict::Admissible(m) => format!("S = {}", m.length()),
+                    v => format!("{} violations", v.violations().len()),
+                },
+                Err(e) => format!("not judged: {}", e.reason),
+            };
+            check.push(start.elapsed().as_secs_f64() * 1e3);
+        }
+        let short = file.file_name().map_or(name.clone(), |f| f.to_string_lossy().into_owned());
+        w(
+            out,
+            format!(
+                "{short:<48} {:>8.0} {steps:>7} {:>9.2} {:>9.2} {:>9.2}  {verdict}\n",
+                text.len() as f64 / 1e3,
+                median(parse),
+                median(run),
+                median(check)
+            ),
+        )?;
+    }
+    w(
+        out,
+        "(run ms includes a second parse: `check FILE.xml` reads the header, then runs the file)\n".into(),
+    )?;
+    Ok(0)
 }

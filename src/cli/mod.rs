@@ -204,7 +204,11 @@ pub fn run(cli: Cli) -> Result<u8> {
             exact: run_exact,
             instances,
             timeout,
+            msccl: files,
         } => {
+            if !files.is_empty() {
+                return bench::msccl(&files, &mut out);
+            }
             let limits = Limits { timeout, max_vars: exact::DEFAULT_MAX_VARIABLES, no_symmetry: false };
             let timeout = solve_options(&limits)?.timeout.expect("solve_options sets a timeout");
             if run_exact {
@@ -236,6 +240,7 @@ fn refuse_format(command: &Command, format: Format) -> Result<()> {
         Command::Topology { .. } => ("topology", &[Format::Text, Format::Json]),
         Command::List => ("list", &[Format::Text, Format::Json, Format::Markdown]),
         Command::Bench { exact: true, .. } => ("bench --exact", &[Format::Text]),
+        Command::Bench { msccl, .. } if !msccl.is_empty() => ("bench --msccl", &[Format::Text]),
         Command::Bench { .. } => ("bench", &[Format::Text, Format::Json, Format::Markdown]),
         Command::Verify { .. } => ("verify", &[Format::Text]),
         // It prints its CSV table either way and writes the CSV and SVG files.

@@ -268,11 +268,12 @@ fn named(file: &str) -> Option<&'static str> {
 /// (file, steps S, rounds R) of the derived timing on `fully-connected:ngpus` with bandwidth 1,
 /// which the checker admits, every rank ending with what the collective requires. Allgather,
 /// alltoall and allreduce files from RCCL, the MSCCL executor and scheduler, msccl-tools users
-/// and early SCCL work implement their collectives. The ring allreduce takes 2(n − 1) steps,
-/// the all-pairs ones 1 or 2; R counts the channels sharing a link.
+/// and early SCCL work implement their collectives. The ring allreduces take 2(n − 1) steps
+/// (RCCL's 16-rank ring on 24 channels: 30), the all-pairs ones 1 or 2; R counts the channels
+/// sharing a link.
 #[test]
 fn every_file_of_the_corpus_implements_its_collective_as_the_runtime_runs_it() {
-    const RUNS: [(&str, u64, u64); 18] = [
+    const RUNS: [(&str, u64, u64); 20] = [
         ("azure-allgather-hier-4-ll-outofplace.xml", 2, 8),
         ("azure-allreduce-ndv5-8-simple.xml", 4, 18),
         ("azure-allreduce-tree-4-ll.xml", 6, 72),
@@ -291,6 +292,8 @@ fn every_file_of_the_corpus_implements_its_collective_as_the_runtime_runs_it() {
         ("rccl-allreduce-allpairs-4-ll.xml", 1, 8),
         ("rccl-allreduce-allpairs-8-ll-outofplace.xml", 1, 16),
         ("rccl-alltoall-direct-8-ll-cpy.xml", 1, 1),
+        ("rccl-allreduce-allpairs-8-ll-32tb.xml", 2, 64),
+        ("rccl-allreduce-ring-16-ll-24ch.xml", 30, 360),
     ];
     for (file, steps, rounds) in RUNS {
         let (imported, verdict) = judge(&corpus(file), file, named(file)).unwrap_or_else(|e| panic!("{e}"));
@@ -387,4 +390,44 @@ fn fifo_pairing_reads_what_step_index_pairing_refuses() {
     assert_eq!(checker::check(&inst, &imported.schedule).admissible().map(|m| m.length()), Some(1));
     let err = msccl::import(&corpus(file), file, &inst, msccl::Reading::StepIndex, None).unwrap_err();
     assert_eq!(err.reason, "send to rank 1 has no receive at the same step");
+}
+
+/// `check FILE.xml` from the command line: exit 0 with the checked length for a file that
+/// implements its collective, 1 for one that does not, 2 and one line naming the attribute for
+/// a header that names no collective.
+#[test]
+fn check_judges_a_file_alone_with_the_usual_exit_codes() {
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_commsched"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap();
+        (out.status.code(), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+    };
+    let (code, stdout, _) =
+        run(&["--format", "json", "check", "tests/data/msccl/rccl-alltoall-direct-8-ll-cpy.xml"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        (code, &v["admissible"], &v["length"]),
+        (Some(0), &serde_json::json!(true), &serde_json::json!(1))
+    );
+    assert_eq!(v["method"], "check (alltoall, R = 1, on fully-connected:8)");
+    let rs = "tests/data/msccl/parasail-reducescatter-ring-4-simple.xml";
+    let (code, stdout, _) = run(&["check", rs, "--collective", "reduce_scatter", "--network", "ring:4"]);
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(
+        stdout.contains("mixed chunks: step 1, gpu[1].tb[0].step[1] reduces chunk 1 with chunk 3"),
+        "{stdout}"
+    );
+    let (code, _, stderr) = run(&["check", rs]);
+    assert_eq!(code, Some(2));
+    assert_eq!(
+        stderr.trim(),
+        format!(
+            "commsched: error: {rs}: field `algo.coll`: absent: name the collective the file implements (--collective)"
+        )
+    );
+    let (code, _, stderr) = run(&["check", rs, "--collective", "reduce_scatter", "--reading", "step-index"]);
+    assert_eq!(code, Some(2), "{stderr}");
 }
