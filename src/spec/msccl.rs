@@ -7,7 +7,7 @@
 //! of every thread block is schedule step `s + 1`: a step in which the arc is idle is a `nop`,
 //! so the step structure survives the step-index reading. A transmission is a `type="s"` step
 //! on the sender and a `type="r"` step at the same index on the receiver, moving `cnt`
-//! contiguous chunks. Chunks follow SCCL's numbering with C chunks per rank ([`Layout`]):
+//! contiguous chunks. Chunks follow SCCL's numbering with C chunks per rank (`Layout`):
 //! an allgather (gossip) keeps chunk g in output chunk g, in place; an alltoall (total
 //! exchange) keeps the chunk from s to d in input chunk `d·C + j` of s, output chunk `s·C + j`
 //! of d, and scratch chunk g on the way; a rank copies its chunks to itself (`cpy`) in a
@@ -633,7 +633,7 @@ fn rounds_needed(net: &Network, step: &[Transmission]) -> u64 {
 /// A file judged by its header alone (`check FILE.xml`): the instance is its collective (from
 /// `coll`, or `collective` when given) on `network` (`fully-connected:ngpus` when `None`) in
 /// the collective model, with the chunks `nchunksperloop` gives (an allreduce whose P is not a
-/// multiple of n is cut finer, [`refinement`]) and the budget R that the runtime reading's
+/// multiple of n is cut finer, `refinement`) and the budget R that the runtime reading's
 /// timing uses, so the file is judged as SCCL's (S, R, C).
 pub fn from_header(
     text: &str,

@@ -19,7 +19,8 @@ fn corpus(name: &str) -> String {
 /// (file, coll, ngpus, nchunksperloop, nchannels, proto, step types used), as the README lists.
 type Row = (&'static str, Option<&'static str>, usize, usize, usize, &'static str, &'static [&'static str]);
 
-const FILES: [Row; 22] = [
+const FILES: [Row; 23] = [
+    ("azure-alltoall-allpairs-8-ll-2ch.xml", Some("alltoall"), 8, 16, 2, "LL", &["s", "r", "cpy"]),
     (
         "azure-allgather-hier-4-ll-outofplace.xml",
         Some("allgather"),
@@ -268,13 +269,14 @@ fn named(file: &str) -> Option<&'static str> {
 /// (file, steps S, rounds R) of the derived timing on `fully-connected:ngpus` with bandwidth 1,
 /// which the checker admits, every rank ending with what the collective requires. Allgather,
 /// alltoall and allreduce files from RCCL, the MSCCL executor and scheduler, msccl-tools users
-/// and early SCCL work implement their collectives. The ring allreduces take 2(n − 1) steps
-/// (RCCL's 16-rank ring on 24 channels: 30), the all-pairs ones 1 or 2; R counts the channels
-/// sharing a link.
+/// and early SCCL work implement their collectives (alltoall: RCCL's and the scheduler's). The
+/// ring allreduces take 2(n − 1) steps (RCCL's 16-rank ring on 24 channels: 30), the all-pairs
+/// ones 1 or 2; R counts the channels sharing a link.
 #[test]
 fn every_file_of_the_corpus_implements_its_collective_as_the_runtime_runs_it() {
-    const RUNS: [(&str, u64, u64); 20] = [
+    const RUNS: [(&str, u64, u64); 21] = [
         ("azure-allgather-hier-4-ll-outofplace.xml", 2, 8),
+        ("azure-alltoall-allpairs-8-ll-2ch.xml", 1, 2),
         ("azure-allreduce-ndv5-8-simple.xml", 4, 18),
         ("azure-allreduce-tree-4-ll.xml", 6, 72),
         ("lyd-allreduce-ring-4-simple-4ch.xml", 6, 6),
