@@ -572,16 +572,11 @@ pub fn import(
             _ => vec![chunk],
         }
     };
-    let mut by_step: BTreeMap<(u64, usize, usize), Vec<usize>> = BTreeMap::new();
-    for t in &run.transfers {
-        by_step
-            .entry((t.step, t.from, t.to))
-            .or_default()
-            .extend(t.chunks.iter().flat_map(|v| token(v.chunk)));
-    }
+    // `schedule_of` merges the transfers that share an arc and a step.
     let mut steps: Vec<Vec<Transmission>> = vec![Vec::new(); run.length as usize];
-    for ((step, from, to), tokens) in by_step {
-        steps[step as usize - 1].push(Transmission { from, to, tokens });
+    for t in &run.transfers {
+        let tokens = t.chunks.iter().flat_map(|v| token(v.chunk)).collect();
+        steps[t.step as usize - 1].push(Transmission { from: t.from, to: t.to, tokens });
     }
     Ok(Imported { schedule: schedule_of(inst, steps), violations: run.violations })
 }
