@@ -4,7 +4,7 @@
 //! counting a rank twice, an output slot without what the collective requires) comes first.
 
 use super::args::{Format, Reading};
-use super::{Summary, print_summary};
+use super::summary::{Summary, print_summary};
 use commsched::bounds;
 use commsched::certify::certify;
 use commsched::checker::{self, Producer, Violation};

@@ -2,7 +2,8 @@
 //! latency–bandwidth frontier walked with a certificate per point).
 
 use super::args::{Format, GenArgs, Limits};
-use super::{exact_choice, generate, in_file, io_err, solve_options};
+use super::generate::generate;
+use super::{exact_choice, in_file, io_err, solve_options};
 use commsched::checker::collective::ratio;
 use commsched::error::{InputError, Result};
 use commsched::exact::decision::{Point, decide_point};

@@ -5,89 +5,33 @@
 
 pub mod args;
 mod bench;
+mod bounds;
 mod check;
 mod decide;
+mod draw;
+mod export;
+mod generate;
+mod list;
+mod ratios;
+mod report;
 mod results;
+mod solve;
+mod summary;
 mod sweep;
 mod topology;
+mod verify;
 
-use args::{BackendArg, Cli, Command, Format, GenArgs, Limits, RatioFamily, Style};
-use commsched::bounds::{self, Bound};
-use commsched::certify::Certificate;
-use commsched::checker::Producer;
-use commsched::compare::assess::{Answer, ExactAnswer};
-use commsched::compare::ratios;
-use commsched::compare::report::{self, Entry, Report, RunInfo};
-use commsched::compare::{Algorithms, AssessOptions, Assessment, Attached, Status, assess};
+use args::{BackendArg, Cli, Command, Format, Limits};
+use commsched::compare::ratios::RatioOptions;
+use commsched::compare::{Algorithms, AssessOptions};
 use commsched::error::{Error, InputError, Result};
-use commsched::exact::{self, BackendChoice, BackendKind, SolveOptions, encode};
+use commsched::exact::{self, BackendChoice, BackendKind, SolveOptions};
 use commsched::heuristics;
-use commsched::heuristics::scatter_gather::tree_cover::{self, Routing};
-use commsched::proof::folder;
-use commsched::spec::io::{
-    certificate_folder, instance_files, instance_to_toml, is_xml, load_instance, load_schedule,
-    paper_schedule_file, parse_instance, schedule_to_json,
-};
+use commsched::spec::io::instance_to_toml;
 use commsched::spec::limits::Resource;
-use commsched::spec::msccl;
-use commsched::spec::{CollectiveKind, Family, Instance, Model, Network, Problem, ProblemKind, Schedule};
-use serde::Serialize;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
-
-/// The JSON object `check`, `bounds` and `solve` print under `--format json` (`report` prints
-/// an array of assessments instead). Field names are a stable contract (docs/json.md).
-#[derive(Debug, Serialize, Default)]
-pub struct Summary {
-    /// Instance name.
-    pub instance: String,
-    /// Method or command that produced the result.
-    pub method: String,
-    /// `optimal` (certified), `bounds`, `heuristic` (admissible, no optimality proof) or
-    /// `inadmissible`.
-    pub status: String,
-    /// Checked length of the schedule, if any.
-    pub length: Option<u64>,
-    /// Whether the schedule passed the checker.
-    pub admissible: bool,
-    /// The violations, as contract text (`check`: at most `--max-violations`).
-    pub violations: Vec<String>,
-    /// How many violations `violations` leaves out.
-    pub violations_omitted: usize,
-    /// The best lower bound.
-    pub lower_bound: Option<u64>,
-    /// Upper bound when only bounds are known.
-    pub upper_bound: Option<u64>,
-    /// Whether `length` is a certified optimum.
-    pub certified: bool,
-    /// The certificate: `infeasible-at-T-1 …` or `lower-bound NAME = V (CLAIM)`.
-    pub certificate: Option<String>,
-    /// Why an exact solve stopped without an optimum.
-    pub stop: Option<String>,
-    /// Every lower bound.
-    pub bounds: Vec<Bound>,
-}
-
-impl Summary {
-    fn new(instance: &str, method: &str, answer: &Answer, bounds: Vec<Bound>) -> Self {
-        Self {
-            instance: instance.into(),
-            method: method.into(),
-            status: answer.status.to_string(),
-            length: answer.length,
-            admissible: answer.length.is_some() || answer.upper_bound.is_some(),
-            violations: answer.violations.clone(),
-            violations_omitted: 0,
-            lower_bound: answer.lower_bound,
-            upper_bound: answer.upper_bound,
-            certified: answer.certificate.is_some(),
-            certificate: answer.certificate.as_ref().map(ToString::to_string),
-            stop: answer.stop.as_ref().map(ToString::to_string),
-            bounds,
-        }
-    }
-}
 
 /// Runs the CLI; returns the exit code (0 or 1) or an error (exit code 2).
 pub fn run(cli: Cli) -> Result<u8> {
@@ -109,9 +53,9 @@ pub fn run(cli: Cli) -> Result<u8> {
             check::check(&instance, schedule.as_deref(), max_violations, &msccl, format, &mut out)
         }
         Command::Draw { instance, schedule, out: file, style } => {
-            draw(&instance, &schedule, &file, style, &mut out)
+            draw::draw(&instance, &schedule, &file, style, &mut out)
         }
-        Command::Bounds { instance } => bounds_cmd(&instance, format, &mut out),
+        Command::Bounds { instance } => bounds::bounds(&instance, format, &mut out),
         Command::Solve {
             instance,
             method,
@@ -151,41 +95,43 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Solve {
             instance, method, limits, out: file, certificate, incumbent, steps: None, ..
         } => {
-            let files = SolveFiles {
+            let files = solve::SolveFiles {
                 out: file.as_deref(),
                 certificate: certificate.as_deref(),
                 incumbent: incumbent.as_deref(),
             };
-            solve(&instance, &method, &limits, files, format, &mut out)
+            solve::solve(&instance, &method, &limits, files, format, &mut out)
         }
-        Command::Verify { dir } => verify(&dir, &mut out),
+        Command::Verify { dir } => verify::verify(&dir, &mut out),
         Command::Export { paths, backend, out: dir, horizon, max_vars } => {
-            export(&paths, backend, &dir, horizon, max_vars, &mut out)
+            export::export(&paths, backend, &dir, horizon, max_vars, &mut out)
         }
         Command::Gen(g) => {
-            let inst = generate(&g)?;
+            let inst = generate::generate(&g)?;
             write!(out, "{}", instance_to_toml(&inst)).map_err(io_err("<stdout>"))?;
             Ok(0)
         }
-        Command::Report { paths, out: dir, backend: b, no_exact, limits, jobs, shard, cache } => report_cmd(
-            &paths,
-            dir.as_deref(),
-            (!no_exact).then(|| b.map_or(BackendChoice::Measured, |b| backend(b).into())),
-            &limits,
-            (jobs, shard.as_deref(), cache.as_deref()),
-            format,
-            &mut out,
-        ),
+        Command::Report { paths, out: dir, backend: b, no_exact, limits, jobs, shard, cache } => {
+            report::report(
+                &paths,
+                dir.as_deref(),
+                (!no_exact).then(|| b.map_or(BackendChoice::Measured, |b| backend(b).into())),
+                &limits,
+                (jobs, shard.as_deref(), cache.as_deref()),
+                format,
+                &mut out,
+            )
+        }
         Command::Merge { files, out: dir } => {
             let report = results::merge(&files)?;
-            write_report(&report, dir.as_deref(), format, &mut out)?;
+            report::write_report(&report, dir.as_deref(), format, &mut out)?;
             Ok(if report.failed > 0 { 3 } else { 0 })
         }
-        Command::List => list(format, &mut out),
+        Command::List => list::list(format, &mut out),
         Command::Ratios { family, count, seed, messages, max_len, backend: b, limits, out: dir } => {
             let solve = solve_options(&limits)?;
-            let options = family.iter().map(|&f| ratios::RatioOptions {
-                family: ratio_family(f),
+            let options = family.iter().map(|&f| RatioOptions {
+                family: ratios::family(f),
                 count,
                 seed,
                 messages,
@@ -193,7 +139,7 @@ pub fn run(cli: Cli) -> Result<u8> {
                 backend: backend(b),
                 solve: solve.clone(),
             });
-            ratios_cmd(options.collect(), dir.as_deref(), &mut out)
+            ratios::ratios(options.collect(), dir.as_deref(), &mut out)
         }
         Command::Bench {
             sizes,
@@ -263,49 +209,6 @@ fn io_err(path: &str) -> impl Fn(std::io::Error) -> Error + '_ {
     move |source| Error::Io { path: path.to_string(), source }
 }
 
-fn ratio_family(f: RatioFamily) -> ratios::Family {
-    match f {
-        RatioFamily::Ula => ratios::Family::Ula,
-        RatioFamily::Path => ratios::Family::Path,
-        RatioFamily::Esm => ratios::Family::Esm,
-        RatioFamily::Mesh => ratios::Family::Mesh,
-        RatioFamily::Tree => ratios::Family::Tree,
-    }
-}
-
-/// `ratios`: validates every family's options first (so a bad flag fails at once), measures
-/// each family, prints the Markdown table and with `--out` writes the table, the CSV, one chart
-/// per family and every counterexample instance.
-fn ratios_cmd(options: Vec<ratios::RatioOptions>, dir: Option<&Path>, out: &mut dyn Write) -> Result<u8> {
-    for o in &options {
-        o.validate()?;
-    }
-    let runs = options.iter().map(ratios::measure).collect::<Result<Vec<_>>>()?;
-    ratios::write_markdown(&runs, out).map_err(io_err("<stdout>"))?;
-    let Some(dir) = dir else { return Ok(0) };
-    let write = |name: &str, text: &[u8]| {
-        let path = dir.join(name);
-        std::fs::write(&path, text).map_err(io_err(&path.display().to_string()))
-    };
-    std::fs::create_dir_all(dir.join("counterexamples")).map_err(io_err(&dir.display().to_string()))?;
-    let mut md = Vec::new();
-    ratios::write_markdown(&runs, &mut md).map_err(io_err("ratios.md"))?;
-    write("ratios.md", &md)?;
-    let mut csv = Vec::new();
-    ratios::write_csv(&runs, &mut csv).map_err(io_err("ratios.csv"))?;
-    write("ratios.csv", &csv)?;
-    for run in &runs {
-        write(&format!("ratios-{}.svg", run.options.family.name()), ratios::chart(run).to_svg().as_bytes())?;
-        for c in run.rows.iter().flat_map(|r| &r.violations) {
-            write(
-                &format!("counterexamples/{}.toml", c.instance.name),
-                instance_to_toml(&c.instance).as_bytes(),
-            )?;
-        }
-    }
-    Ok(0)
-}
-
 fn backend(b: BackendArg) -> BackendKind {
     match b {
         BackendArg::Ilp => BackendKind::Ilp,
@@ -335,93 +238,12 @@ fn solve_options(limits: &Limits) -> Result<SolveOptions> {
     })
 }
 
-fn print_summary(s: &Summary, format: Format, out: &mut dyn Write) -> Result<()> {
-    let text = match format {
-        Format::Json => serde_json::to_string_pretty(s).expect("summary serialises") + "\n",
-        Format::Text | Format::Markdown | Format::Csv => {
-            let mut t = format!("{}: {} ", s.instance, s.method);
-            match s.status.as_str() {
-                "inadmissible" => {
-                    let n = s.violations.len() + s.violations_omitted;
-                    t += &format!("inadmissible, {n} violation{}\n", if n == 1 { "" } else { "s" });
-                }
-                "bounds" if s.length.is_none() => {
-                    t += &format!("bounds [{}, {}]", report::opt(s.lower_bound), report::opt(s.upper_bound));
-                    if let Some(stop) = &s.stop {
-                        t += &format!(" ({stop})");
-                    }
-                    t += "\n";
-                }
-                status => {
-                    t += &format!("{status}, length {}", report::opt(s.length));
-                    if let Some(c) = &s.certificate {
-                        t += &format!(", certified optimal: {c}");
-                    } else if let Some(lb) = s.lower_bound {
-                        t += &format!(", lower bound {lb}");
-                    }
-                    t += "\n";
-                }
-            }
-            for v in &s.violations {
-                t += &format!("  {v}\n");
-            }
-            if s.violations_omitted > 0 {
-                t += &format!("  ... and {} more (raise --max-violations)\n", s.violations_omitted);
-            }
-            for b in &s.bounds {
-                t += &format!("  lower bound {:<28} {:>6}  {}\n", b.name, b.value, b.claim.unwrap_or(""));
-            }
-            t
-        }
-    };
-    out.write_all(text.as_bytes()).map_err(io_err("<stdout>"))
-}
-
 /// Attributes an error about an instance (file left empty by the library) to its file.
 fn in_file(file: &Path) -> impl Fn(Error) -> Error + '_ {
     move |e| match e {
         Error::Input(i) if i.file.is_empty() => Error::Input(i.in_file(file.display().to_string())),
         e => e,
     }
-}
-
-/// `draw`: the checked schedule as a space-time diagram; prints the verdict it drew.
-fn draw(instance: &Path, schedule: &Path, file: &Path, style: Style, out: &mut dyn Write) -> Result<u8> {
-    let inst = load_instance(instance)?;
-    let sched = load_schedule(schedule, &inst)?;
-    let d = commsched::draw::diagram(&inst, &sched).map_err(in_file(instance))?;
-    let svg = match style {
-        Style::SpaceTime => Ok(d.to_svg()),
-        Style::DotWire => commsched::draw::paper::dot_wire(&inst, &sched, &d),
-        Style::Parallelogram => commsched::draw::paper::parallelograms(&inst, &d),
-    }
-    .map_err(in_file(instance))?;
-    std::fs::write(file, svg).map_err(io_err(&file.display().to_string()))?;
-    writeln!(
-        out,
-        "wrote {} ({}; {} cells, {} marked)",
-        file.display(),
-        d.title,
-        d.cells.len(),
-        d.marks.len()
-    )
-    .map_err(io_err("<stdout>"))?;
-    Ok(0)
-}
-
-fn bounds_cmd(instance: &Path, format: Format, out: &mut dyn Write) -> Result<u8> {
-    let inst = load_instance(instance)?;
-    let bounds = bounds::lower_bounds(&inst);
-    let s = Summary {
-        instance: inst.name.clone(),
-        method: "bounds".into(),
-        status: Status::Bounds.to_string(),
-        lower_bound: bounds::strongest(&bounds).map(|b| b.value),
-        bounds,
-        ..Default::default()
-    };
-    print_summary(&s, format, out)?;
-    Ok(0)
 }
 
 /// What `--method` asks for: one algorithm, or the exact layer with a backend (`exact` = the
@@ -454,740 +276,34 @@ fn assess_options(method: &str, limits: &Limits) -> Result<AssessOptions> {
     Ok(AssessOptions { algorithms, exact, solve: solve_options(limits)?, fail_fast: true })
 }
 
-/// The files of `solve`: where the schedule and the certificate folder go, and a schedule to
-/// start the exact search from.
-struct SolveFiles<'a> {
-    out: Option<&'a Path>,
-    certificate: Option<&'a Path>,
-    incumbent: Option<&'a Path>,
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-fn solve(
-    instance: &Path,
-    method: &str,
-    limits: &Limits,
-    files: SolveFiles<'_>,
-    format: Format,
-    out: &mut dyn Write,
-) -> Result<u8> {
-    let SolveFiles { out: file, certificate: certificate_dir, incumbent } = files;
-    let inst = load_instance(instance)?;
-    let mut options = assess_options(method, limits)?;
-    if incumbent.is_some() && options.exact.is_none() {
-        return Err(InputError::new(
-            "<flags>",
-            "--incumbent",
-            format!(
-                "starts an exact search, and `{method}` is an algorithm: use --method exact, ilp, smt or sat"
-            ),
-        )
-        .into());
+    fn limits(timeout: &str) -> Limits {
+        Limits { timeout: timeout.into(), max_vars: exact::DEFAULT_MAX_VARIABLES, no_symmetry: false }
     }
-    let incumbent_file = incumbent.map(|path| path.display().to_string());
-    let incumbent = match incumbent {
-        Some(path) => Some(load_schedule(path, &inst)?),
-        None => None,
-    };
-    if let Some(dir) = certificate_dir {
-        std::fs::create_dir_all(dir).map_err(io_err(&dir.display().to_string()))?;
-        options.solve.proof_dir = Some(dir.to_path_buf());
-    }
-    let start = std::time::Instant::now();
-    let attached = Attached { incumbent: incumbent_file.as_deref().zip(incumbent), ..Attached::default() };
-    let a = assess(&inst, attached, &options).map_err(in_file(instance))?;
-    let seconds = start.elapsed().as_secs_f64();
-    let label = match &a.exact {
-        Some(e) => match (&e.answer, incumbent_name(&a)) {
-            // The search returns the incumbent without a probe when it meets the bound: the
-            // witness is the algorithm's, the backend never ran.
-            (ExactAnswer::Optimal { certificate: Certificate::LowerBound { .. }, .. }, Some(name)) => {
-                format!("{name} (incumbent of {})", e.backend.name())
-            }
-            _ => e.backend.name().to_string(),
-        },
-        None => method.to_string(),
-    };
-    let summary = Summary::new(&inst.name, &label, &a.answer, Vec::new());
-    if let (Some(path), Some(best)) = (file, &a.best) {
-        let text = if is_xml(path) {
-            msccl::to_xml(&inst, best.schedule())
-        } else {
-            schedule_to_json(&inst, best.schedule()).map(|json| json + "\n").map_err(Error::from)
-        }
-        .map_err(in_file(instance))?;
-        std::fs::write(path, text).map_err(io_err(&path.display().to_string()))?;
-    }
-    print_summary(&summary, format, out)?;
-    if let Some(dir) = certificate_dir {
-        match (&a.best, &a.answer.certificate) {
-            (Some(best), Some(c)) => {
-                folder::write(dir, &inst, best, c, &a.lower_bounds, seconds)?;
-                if format == Format::Text {
-                    writeln!(out, "certificate folder written to {}", dir.display())
-                        .map_err(io_err("<stdout>"))?;
-                }
-            }
-            _ => eprintln!("no certificate folder written: the answer is not a certified optimum"),
+
+    #[test]
+    fn a_timeout_is_a_positive_number_of_seconds_within_the_cap() {
+        let options = solve_options(&limits(" 2.5 ")).unwrap();
+        assert_eq!(options.timeout, Some(Duration::from_millis(2500)));
+        assert!(options.symmetric);
+        for bad in ["0", "-1", "nan", "1e8", "soon"] {
+            let e = solve_options(&limits(bad)).unwrap_err().to_string();
+            assert!(e.contains("--timeout") && e.contains(&format!("`{bad}`")), "{e}");
         }
     }
-    Ok(if a.answer.status == Status::Inadmissible { 1 } else { 0 })
-}
 
-/// Who produced the answer's witness when the backend did not: the incumbent, an algorithm by
-/// its name or a user's schedule (`--incumbent`) as `schedule FILE`.
-fn incumbent_name(a: &Assessment) -> Option<String> {
-    match a.answer.producer.as_ref()? {
-        Producer::Algorithm(name) => Some(name.to_string()),
-        producer @ Producer::User(_) => Some(producer.to_string()),
-        _ => None,
+    #[test]
+    fn a_method_is_an_exact_backend_or_a_registered_algorithm() {
+        assert!(matches!(exact_choice("exact"), Some(BackendChoice::Measured)));
+        assert!(exact_choice("furthest-first").is_none());
+        let a = assess_options("furthest-first", &limits("1")).unwrap();
+        assert!(matches!(a.algorithms, Algorithms::Only(m) if m.name == "furthest-first"));
+        assert!(a.exact.is_none());
+        let Err(e) = assess_options("fastest", &limits("1")) else { panic!("an unknown method is refused") };
+        let e = e.to_string();
+        assert!(e.contains("--method") && e.contains("unknown method `fastest`"), "{e}");
     }
-}
-
-/// `verify DIR`: every failure on its own line, exit 1 if there is any.
-fn verify(dir: &Path, out: &mut dyn Write) -> Result<u8> {
-    let failures = folder::verify(dir);
-    let text = if failures.is_empty() {
-        format!("{}: valid certificate\n", dir.display())
-    } else {
-        let mut t = format!("{}: invalid certificate\n", dir.display());
-        for f in &failures {
-            t += &format!("  {f}\n");
-        }
-        t
-    };
-    out.write_all(text.as_bytes()).map_err(io_err("<stdout>"))?;
-    Ok(if failures.is_empty() { 0 } else { 1 })
-}
-
-fn export(
-    paths: &[PathBuf],
-    b: BackendArg,
-    dir: &Path,
-    horizon: Option<u64>,
-    max_vars: usize,
-    out: &mut dyn Write,
-) -> Result<u8> {
-    let kind = backend(b);
-    let single = paths.len() == 1 && paths[0].is_file();
-    for (root, file) in instance_files(paths)? {
-        let inst = load_instance(&file)?;
-        inst.guard_events().map_err(|e| Error::Input(e.in_file(file.display().to_string())))?;
-        let skip = |out: &mut dyn Write, e: &Error| {
-            writeln!(out, "skipped {}: {e}", file.display()).map_err(io_err("<stdout>"))
-        };
-        if let Err(reason) = encode::encoder_for(&inst).map(|_| ()) {
-            if single {
-                return Err(reason);
-            }
-            skip(out, &reason)?;
-            continue;
-        }
-        let horizon = match horizon {
-            Some(t) => t,
-            None => match export_horizon(&inst) {
-                Some(t) => t,
-                None => {
-                    let e = Error::Input(InputError::new(
-                        file.display().to_string(),
-                        "--horizon",
-                        "no registered algorithm applies to this instance: give the horizon",
-                    ));
-                    if single {
-                        return Err(e);
-                    }
-                    skip(out, &e)?;
-                    continue;
-                }
-            },
-        };
-        // In a directory, an instance over the size guard is skipped like one no encoder takes.
-        let text = match exact::export(&inst, kind, horizon, max_vars) {
-            Ok(text) => text,
-            Err(e) if !single => {
-                skip(out, &e)?;
-                continue;
-            }
-            Err(e) => return Err(in_file(&file)(e)),
-        };
-        let target = exact::model_file(dir, &root, &file, kind);
-        if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent).map_err(io_err(&parent.display().to_string()))?;
-        }
-        std::fs::write(&target, text).map_err(io_err(&target.display().to_string()))?;
-        writeln!(out, "wrote {}", target.display()).map_err(io_err("<stdout>"))?;
-    }
-    Ok(0)
-}
-
-/// The default export horizon: the checked length of the shortest schedule of the registered
-/// algorithms, so the exported model is satisfiable.
-fn export_horizon(inst: &Instance) -> Option<u64> {
-    let options = AssessOptions {
-        algorithms: Algorithms::Applicable,
-        exact: None,
-        solve: SolveOptions::default(),
-        fail_fast: false,
-    };
-    assess(inst, Attached::default(), &options).ok()?.best.map(|c| c.length())
-}
-
-/// Builds the instance `commsched gen` writes, validated exactly like a file.
-pub fn generate(g: &GenArgs) -> Result<Instance> {
-    let mut t = toml::Table::new();
-    // A topology file names the instance by its stem (`allgather-dgx1` for `topo/dgx1.json`).
-    let network_name = match g.network.strip_suffix(".json") {
-        Some(_) => {
-            Path::new(&g.network).file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned())
-        }
-        None => g.network.replace(':', ""),
-    };
-    let name = g.name.clone().unwrap_or_else(|| format!("{}-{network_name}", g.problem));
-    t.insert("name".into(), name.clone().into());
-    t.insert("problem".into(), g.problem.clone().into());
-    if g.network.ends_with(".json") {
-        let net = commsched::spec::topology::load_topology(Path::new(&g.network))?;
-        t.insert("network".into(), network_table(&net));
-    } else {
-        t.insert("network".into(), g.network.clone().into());
-    }
-    if let Some(tie) = &g.ring_tie {
-        if !["clockwise", "counterclockwise", "alternating"].contains(&tie.as_str()) {
-            return Err(InputError::new(
-                "<flags>",
-                "--ring-tie",
-                format!("`{tie}` is not clockwise, counterclockwise or alternating"),
-            )
-            .into());
-        }
-        t.insert("ring_tie".into(), tie.clone().into());
-    }
-    if !g.lengths.is_empty() {
-        t.insert("lengths".into(), toml::Value::Array(g.lengths.iter().map(|&x| x.into()).collect()));
-    }
-    if let Some(routing) = &g.routes {
-        let flag = |reason: String| InputError::new("<flags>", "--routes", reason);
-        let net = Network::parse(&g.network).map_err(|r| InputError::new("<flags>", "--network", r))?;
-        let trees = Routing::parse(routing).and_then(|r| r.trees(&net, 0)).map_err(flag)?;
-        let lengths: Vec<u64> = [0].into_iter().chain(g.lengths.iter().map(|&l| l.max(0) as u64)).collect();
-        let routes = tree_cover::routes(net.len(), &trees, &lengths);
-        let node_list = |r: &Vec<usize>| toml::Value::Array(r.iter().map(|&v| (v as i64).into()).collect());
-        t.insert("routes".into(), toml::Value::Array(routes.iter().map(node_list).collect()));
-    }
-    if let Some(c) = g.chunks {
-        t.insert("chunks".into(), (c as i64).into());
-    }
-    if let Some(r) = g.root {
-        t.insert("root".into(), (r as i64).into());
-    }
-    if !g.messages.is_empty() {
-        let mut msgs = Vec::new();
-        for (i, m) in g.messages.iter().enumerate() {
-            let bad = || {
-                InputError::new("<flags>", format!("--messages[{i}]"), format!("`{m}` is not SRC-DST:LEN"))
-            };
-            let (ends, len) = m.split_once(':').ok_or_else(bad)?;
-            let (src, dst) = ends.split_once('-').ok_or_else(bad)?;
-            let mut msg = toml::Table::new();
-            msg.insert("src".into(), src.trim().parse::<i64>().map_err(|_| bad())?.into());
-            msg.insert("dst".into(), dst.trim().parse::<i64>().map_err(|_| bad())?.into());
-            msg.insert("length".into(), len.trim().parse::<i64>().map_err(|_| bad())?.into());
-            msgs.push(toml::Value::Table(msg));
-        }
-        t.insert("messages".into(), toml::Value::Array(msgs));
-    }
-    let mut model = toml::Table::new();
-    let mut set = |k: &str, v: toml::Value| {
-        model.insert(k.into(), v);
-    };
-    if let Some(r) = &g.rule {
-        set("rule", r.clone().into());
-    }
-    if let Some(p) = g.packet {
-        set("packet", (p as i64).into());
-    }
-    if let Some(p) = &g.port {
-        set("port", p.clone().into());
-    }
-    if g.r#virtual {
-        set("virtual", true.into());
-    }
-    if g.distributed {
-        set("gather", "distributed".into());
-    }
-    if let Some(c) = &g.capacity {
-        set("capacity", c.clone().into());
-    }
-    // A collective problem name, or a rooted collective's flags or a network with bandwidths,
-    // select the collective model.
-    let collective = CollectiveKind::parse(&g.problem).is_some_and(|k| {
-        !matches!(k, CollectiveKind::Broadcast | CollectiveKind::Scatter | CollectiveKind::Gather)
-            || g.chunks.is_some()
-            || g.root.is_some()
-            || g.rounds.as_deref().is_some_and(|r| r != "on")
-            || g.network.ends_with(".json")
-            || Network::parse(&g.network).is_ok_and(|n| n.is_explicit())
-    });
-    if collective {
-        set("kind", "collective".into());
-    }
-    match g.rounds.as_deref() {
-        None => {}
-        Some("on") if !collective => set("rounds", true.into()),
-        Some(r) => {
-            let budget = r.parse::<i64>().ok().filter(|&r| r >= 1 && collective).ok_or_else(|| {
-                InputError::new(
-                    "<flags>",
-                    "--rounds",
-                    format!("`{r}`: the collective model's budget R is an integer >= 1; the fat-tree round model is `--rounds` alone"),
-                )
-            })?;
-            set("rounds", budget.into());
-        }
-    }
-    if !model.is_empty() {
-        t.insert("model".into(), toml::Value::Table(model));
-    }
-    let text = toml::to_string(&t).expect("a table serialises");
-    let inst = parse_instance(&text, "<flags>", &name).map_err(|mut e| {
-        e.field = flag_of(&e.field);
-        e
-    })?;
-    refuse_inapplicable(g, &inst)?;
-    Ok(inst)
-}
-
-/// An explicit network as the instance file's `[network]` table (docs/spec.md §2.4).
-fn network_table(net: &Network) -> toml::Value {
-    let mut t = toml::Table::new();
-    t.insert("nodes".into(), (net.len() as i64).into());
-    let arcs = net
-        .arcs()
-        .iter()
-        .enumerate()
-        .map(|(a, &(u, v))| {
-            toml::Value::Array(vec![(u as i64).into(), (v as i64).into(), (net.bandwidth(a) as i64).into()])
-        })
-        .collect();
-    t.insert("arcs".into(), toml::Value::Array(arcs));
-    let nodes = |list: &[usize]| toml::Value::Array(list.iter().map(|&v| (v as i64).into()).collect());
-    let switches = net
-        .switches()
-        .iter()
-        .map(|sw| {
-            let mut s = toml::Table::new();
-            s.insert("sources".into(), nodes(&sw.sources));
-            s.insert("destinations".into(), nodes(&sw.destinations));
-            s.insert("bandwidth".into(), (sw.bandwidth as i64).into());
-            s.insert("name".into(), sw.name.clone().into());
-            toml::Value::Table(s)
-        })
-        .collect();
-    t.insert("switches".into(), toml::Value::Array(switches));
-    toml::Value::Table(t)
-}
-
-/// The `gen` flag that set an instance field (`model.capacity` → `--capacity`).
-fn flag_of(field: &str) -> String {
-    let key = field.strip_prefix("model.").unwrap_or(field);
-    let key = key.split('[').next().unwrap_or(key);
-    match key {
-        "" => String::new(),
-        "problem" => "PROBLEM".into(),
-        "gather" => "--distributed".into(),
-        key => format!("--{}", key.replace('_', "-")),
-    }
-}
-
-/// Refuses a `gen` flag the generated instance would silently ignore, naming the flag.
-fn refuse_inapplicable(g: &GenArgs, inst: &Instance) -> Result<()> {
-    let bufferless = matches!(inst.model, Model::Bufferless { .. });
-    let store_forward = matches!(inst.model, Model::StoreForward { .. });
-    let fat_tree = matches!(inst.model, Model::FatTree { .. });
-    let collective = matches!(inst.model, Model::Collective { .. });
-    let kind = inst.problem.kind();
-    let flags = [
-        ("--rule", g.rule.is_some(), store_forward),
-        ("--packet", g.packet.is_some(), store_forward),
-        ("--port", g.port.is_some(), bufferless),
-        ("--virtual", g.r#virtual, bufferless),
-        ("--distributed", g.distributed, kind == ProblemKind::Gather),
-        ("--capacity", g.capacity.is_some(), fat_tree),
-        ("--rounds", g.rounds.is_some(), fat_tree || collective),
-        ("--chunks", g.chunks.is_some(), collective),
-        ("--root", g.root.is_some(), matches!(&inst.problem, Problem::Collective(c) if c.kind.rooted())),
-        (
-            "--ring-tie",
-            g.ring_tie.is_some(),
-            matches!(inst.network.family(), Family::Ring(_) | Family::URing(_)),
-        ),
-        ("--lengths", !g.lengths.is_empty(), matches!(kind, ProblemKind::Scatter | ProblemKind::Gather)),
-        ("--messages", !g.messages.is_empty(), kind == ProblemKind::Chatting),
-        ("--routes", g.routes.is_some(), matches!(kind, ProblemKind::Scatter | ProblemKind::Gather)),
-    ];
-    match flags.iter().find(|(_, given, applies)| *given && !applies) {
-        Some((flag, ..)) => Err(InputError::new(
-            "<flags>",
-            *flag,
-            format!(
-                "does not apply to {kind} on `{}` in model `{}`",
-                inst.network.spec_string(),
-                inst.model.name()
-            ),
-        )
-        .into()),
-        None => Ok(()),
-    }
-}
-
-/// One instance file assessed for `report`; bad input becomes the entry's error.
-fn report_entry(file: &Path, options: &AssessOptions) -> Entry {
-    let assessed = (|| -> Result<Assessment> {
-        let inst = load_instance(file)?;
-        let paper_file = paper_schedule_file(file);
-        let paper_name = paper_file.as_ref().map(|p| p.display().to_string());
-        let paper = match &paper_file {
-            Some(p) => Some(load_schedule(p, &inst)?),
-            None => None,
-        };
-        let certificate = certificate_folder(file);
-        let attached = Attached {
-            paper: paper_name.as_deref().zip(paper),
-            certificate: certificate.as_deref(),
-            incumbent: None,
-        };
-        assess(&inst, attached, options).map_err(in_file(file))
-    })();
-    let (assessment, error) = match assessed {
-        Ok(a) => (Some(a), None),
-        Err(e) => (None, Some(e.to_string())),
-    };
-    Entry { file: file.display().to_string(), error, assessment }
-}
-
-/// The git commit of the working directory, or `unknown`.
-fn git_commit() -> String {
-    std::process::Command::new("git")
-        .args(["rev-parse", "HEAD"])
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .and_then(|o| String::from_utf8(o.stdout).ok())
-        .map_or_else(|| "unknown".into(), |s| s.trim().to_string())
-}
-
-/// `--shard I/N` as (I, N), with 0 ≤ I < N.
-fn parse_shard(text: &str) -> Result<(usize, usize)> {
-    text.split_once('/')
-        .and_then(|(i, n)| Some((i.trim().parse::<usize>().ok()?, n.trim().parse::<usize>().ok()?)))
-        .filter(|&(i, n)| i < n)
-        .ok_or_else(|| {
-            InputError::new("<flags>", "--shard", format!("`{text}` is not I/N with 0 ≤ I < N")).into()
-        })
-}
-
-/// Progress of a long `report` on stderr: a bar with a count and an ETA redrawn in place when
-/// stderr is a terminal, one plain line per finished file otherwise (logs, batch jobs).
-struct Progress {
-    total: usize,
-    start: std::time::Instant,
-    bar: bool,
-    done: std::sync::Mutex<usize>,
-}
-
-impl Progress {
-    fn new(total: usize) -> Self {
-        use std::io::IsTerminal;
-        let bar = std::io::stderr().is_terminal();
-        Self { total, start: std::time::Instant::now(), bar, done: std::sync::Mutex::new(0) }
-    }
-
-    /// Reports one finished file (`index` in input order; `cached`: read back from the cache).
-    fn finished(&self, index: usize, file: &Path, entry: &Entry, cached: bool) {
-        let mut done = self.done.lock().expect("no thread panics while printing progress");
-        *done += 1;
-        if self.bar {
-            let eta = self.start.elapsed().as_secs_f64() / *done as f64 * (self.total - *done) as f64;
-            let filled = 30 * *done / self.total.max(1);
-            eprint!(
-                "\r\x1b[K[{}{}] {}/{} ETA {:.0} s  {}",
-                "#".repeat(filled),
-                " ".repeat(30 - filled),
-                *done,
-                self.total,
-                eta,
-                file.display()
-            );
-            if *done == self.total {
-                eprintln!();
-            }
-        } else {
-            let status = match (&entry.error, &entry.assessment) {
-                (Some(e), _) => format!("ERROR: {e}"),
-                (None, Some(a)) if cached => format!("{} ({:.2} s, cached)", a.answer.status, a.seconds),
-                (None, Some(a)) => format!("{} ({:.2} s)", a.answer.status, a.seconds),
-                (None, None) => String::new(),
-            };
-            eprintln!("[{}/{}] {}: {status}", index + 1, self.total, file.display());
-        }
-    }
-}
-
-/// Assesses `files` on `jobs` threads, results in input order, with [`Progress`] on stderr;
-/// with a cache, a file whose result is cached is read back instead, and every new result is
-/// stored as soon as it is known.
-fn assess_all(
-    files: &[PathBuf],
-    options: &AssessOptions,
-    jobs: usize,
-    cache: Option<&results::Cache>,
-) -> Vec<Entry> {
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let progress = Progress::new(files.len());
-    let slots: Vec<std::sync::Mutex<Option<Entry>>> = files.iter().map(|_| Default::default()).collect();
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.clamp(1, files.len().max(1)) {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(file) = files.get(i) else { break };
-                    let slot = cache.map(|c| (c, c.slot(file)));
-                    let cached = slot.as_ref().and_then(|(c, s)| c.load(file, s));
-                    let from_cache = cached.is_some();
-                    let entry = cached.unwrap_or_else(|| report_entry(file, options));
-                    if let Some((c, s)) = slot.as_ref().filter(|_| !from_cache)
-                        && let Err(e) = c.store(file, s, &entry)
-                    {
-                        eprintln!("commsched: note: result of {} not cached: {e}", file.display());
-                    }
-                    progress.finished(i, file, &entry, from_cache);
-                    *slots[i].lock().expect("no thread panics holding a slot") = Some(entry);
-                }
-            });
-        }
-    });
-    slots.into_iter().filter_map(|s| s.into_inner().expect("no thread panics holding a slot")).collect()
-}
-
-fn report_cmd(
-    paths: &[PathBuf],
-    dir: Option<&Path>,
-    exact: Option<BackendChoice>,
-    limits: &Limits,
-    (jobs, shard, cache): (usize, Option<&str>, Option<&Path>),
-    format: Format,
-    out: &mut dyn Write,
-) -> Result<u8> {
-    let shard = shard.map(parse_shard).transpose()?;
-    let default = [PathBuf::from("instances")];
-    let paths = if paths.is_empty() { &default[..] } else { paths };
-    let options = AssessOptions {
-        algorithms: Algorithms::Applicable,
-        exact,
-        solve: solve_options(limits)?,
-        fail_fast: false,
-    };
-    let files: Vec<PathBuf> = instance_files(paths)?
-        .into_iter()
-        .enumerate()
-        .filter(|(k, _)| shard.is_none_or(|(i, n)| k % n == i))
-        .map(|(_, (_, f))| f)
-        .collect();
-    let run = RunInfo {
-        version: env!("CARGO_PKG_VERSION").into(),
-        commit: git_commit(),
-        backend: options.exact.map(|k| k.name().to_string()),
-        timeout_seconds: options.solve.timeout.map_or(0.0, |t| t.as_secs_f64()),
-        cores: std::thread::available_parallelism().map_or(1, usize::from),
-        os: format!("{} {}", std::env::consts::OS, std::env::consts::ARCH),
-    };
-    let cache = cache.map(|d| results::Cache::open(d, &run, &options)).transpose()?;
-    let report = Report::new(run, assess_all(&files, &options, jobs, cache.as_ref()));
-    write_report(&report, dir, format, out)?;
-    Ok(if report.failed > 0 { 3 } else { 0 })
-}
-
-/// Writes a report: every format and the pictures into `dir`, or `format` to `out`.
-fn write_report(report: &Report, dir: Option<&Path>, format: Format, out: &mut dyn Write) -> Result<()> {
-    match dir {
-        Some(d) => {
-            std::fs::create_dir_all(d).map_err(io_err(&d.display().to_string()))?;
-            for (name, w) in report::FILES {
-                let path = d.join(name);
-                let mut file = std::fs::File::create(&path).map_err(io_err(&path.display().to_string()))?;
-                w(report, &mut file).map_err(io_err(&path.display().to_string()))?;
-                writeln!(out, "wrote {}", path.display()).map_err(io_err("<stdout>"))?;
-            }
-            write_pictures(report, d, out)
-        }
-        None => match format {
-            Format::Text => report::write_text(report, out),
-            Format::Markdown => report::write_markdown(report, out),
-            Format::Json => report::write_json(report, out),
-            Format::Csv => report::write_csv(report, out),
-        }
-        .map_err(io_err("<stdout>")),
-    }
-}
-
-/// `report --out DIR`'s pictures: the per-problem plots and a space-time diagram of each
-/// instance's best checked schedule (`diagrams/NAME.svg`, where [`commsched::draw`] can draw
-/// it and it has at most [`report::MAX_DIAGRAM_CELLS`] cells), linked from report.md.
-fn write_pictures(report: &Report, dir: &Path, out: &mut dyn Write) -> Result<()> {
-    let write = |name: &str, text: &str| -> Result<()> {
-        let path = dir.join(name);
-        std::fs::write(&path, text).map_err(io_err(&path.display().to_string()))
-    };
-    let plots = report::plots(report);
-    for (name, svg) in &plots {
-        write(name, svg)?;
-    }
-    std::fs::create_dir_all(dir.join("diagrams"))
-        .map_err(io_err(&dir.join("diagrams").display().to_string()))?;
-    let mut diagrams = Vec::new();
-    for e in &report.instances {
-        let Some(a) = &e.assessment else { continue };
-        let Some(best) = &a.best else {
-            let why = match a.answer.length.or(a.answer.upper_bound) {
-                // Read back by `merge`: report.json holds lengths, not schedules.
-                Some(_) => "its schedule is not in report.json (`report --cache` keeps it)",
-                None => "no checked schedule",
-            };
-            diagrams.push((a.instance.clone(), Err(why.to_string())));
-            continue;
-        };
-        // Each picture's file, or why there is none.
-        let mut picture =
-            |label: String, name: String, svg: std::result::Result<String, String>| -> Result<()> {
-                let file = match svg {
-                    Ok(svg) => write(&name, &svg).map(|()| Ok(name))?,
-                    Err(why) => Err(why),
-                };
-                diagrams.push((label, file));
-                Ok(())
-            };
-        let drawn = load_instance(Path::new(&e.file)).map_err(|e| e.to_string()).and_then(|inst| {
-            let d = match best.schedule().entries() {
-                // Every entry draws at least one cell: too many, before anything is expanded.
-                n if n > report::MAX_DIAGRAM_CELLS => {
-                    Err(format!("{n} cells or more, over {}", report::MAX_DIAGRAM_CELLS))
-                }
-                _ => commsched::draw::diagram(&inst, best.schedule()).map_err(|e| e.to_string()),
-            }?;
-            match d.cells.len() {
-                n if n > report::MAX_DIAGRAM_CELLS => {
-                    Err(format!("{n} cells, over {}", report::MAX_DIAGRAM_CELLS))
-                }
-                _ => Ok((inst, d)),
-            }
-        });
-        let name = format!("diagrams/{}.svg", a.instance);
-        picture(a.instance.clone(), name, drawn.as_ref().map(|(_, d)| d.to_svg()).map_err(Clone::clone))?;
-        // The papers' own pictures where they draw one: dot-wire (003), parallelograms (000).
-        let Ok((inst, d)) = &drawn else { continue };
-        let paper = match (inst.network.family(), best.schedule()) {
-            (Family::Path(_) | Family::Ring(_), Schedule::StoreForward(_))
-                if a.problem == ProblemKind::Gossip =>
-            {
-                Some(("dot-wire", commsched::draw::paper::dot_wire(inst, best.schedule(), d)))
-            }
-            (Family::Ula(_), Schedule::Bufferless { .. }) => {
-                Some(("parallelograms", commsched::draw::paper::parallelograms(inst, d)))
-            }
-            _ => None,
-        };
-        if let Some((style, svg)) = paper {
-            let name = format!("diagrams/{}.{style}.svg", a.instance);
-            picture(format!("{} ({style})", a.instance), name, svg.map_err(|e| e.to_string()))?;
-        }
-    }
-    let md = dir.join("report.md");
-    let mut file =
-        std::fs::OpenOptions::new().append(true).open(&md).map_err(io_err(&md.display().to_string()))?;
-    let names: Vec<String> = plots.into_iter().map(|(n, _)| n).collect();
-    report::write_pictures(&names, &diagrams, &mut file).map_err(io_err(&md.display().to_string()))?;
-    let drawn = diagrams.iter().filter(|(_, f)| f.is_ok()).count();
-    writeln!(out, "wrote {} plots and {drawn} diagrams in {}", names.len(), dir.display())
-        .map_err(io_err("<stdout>"))?;
-    Ok(())
-}
-
-/// One problem in `list --format json`: its algorithms and exact encoders.
-#[derive(Debug, Serialize)]
-struct ProblemMethods {
-    problem: ProblemKind,
-    algorithms: Vec<AlgorithmEntry>,
-    exact: Vec<EncoderEntry>,
-}
-
-/// A registered algorithm in `list --format json`.
-#[derive(Debug, Serialize)]
-struct AlgorithmEntry {
-    name: &'static str,
-    summary: &'static str,
-    source: &'static str,
-}
-
-/// An exact encoder in `list --format json`.
-#[derive(Debug, Serialize)]
-struct EncoderEntry {
-    encoder: &'static str,
-    applies: String,
-    backends: Vec<&'static str>,
-}
-
-fn list(format: Format, out: &mut dyn Write) -> Result<u8> {
-    let available = BackendKind::available();
-    let problems: Vec<ProblemMethods> = ProblemKind::ALL
-        .into_iter()
-        .map(|p| ProblemMethods {
-            problem: p,
-            algorithms: heuristics::all()
-                .into_iter()
-                .filter(|m| m.solves(p))
-                .map(|m| AlgorithmEntry { name: m.name, summary: m.summary, source: m.source })
-                .collect(),
-            exact: encode::ENCODERS
-                .iter()
-                .filter(|e| e.applicability.problems.contains(&p))
-                .map(|e| EncoderEntry {
-                    encoder: e.name,
-                    applies: e.applicability.describe(),
-                    backends: e.backends.iter().filter(|b| available.contains(b)).map(|b| b.name()).collect(),
-                })
-                .collect(),
-        })
-        .collect();
-    let text = if format == Format::Json {
-        serde_json::to_string_pretty(&problems).expect("the list serialises") + "\n"
-    } else {
-        let exact = "exact | ilp | smt | sat";
-        let width = problems
-            .iter()
-            .flat_map(|p| &p.algorithms)
-            .map(|a| a.name.len())
-            .chain([exact.len()])
-            .max()
-            .unwrap_or(0);
-        let mut text = String::new();
-        for p in &problems {
-            text += &format!("{}:\n", p.problem);
-            for m in &p.algorithms {
-                text += &format!("  {:<width$} {}  [{}]\n", m.name, m.summary, m.source);
-            }
-            for e in &p.exact {
-                text += &format!(
-                    "  {exact:<width$} exact optimum with certificate, encoder `{}` ({}); backends in the order `exact` prefers: {}\n",
-                    e.encoder,
-                    e.applies,
-                    e.backends.join(", ")
-                );
-            }
-            if p.algorithms.is_empty() && p.exact.is_empty() {
-                text += "  no algorithms yet (checker and lower bounds only)\n";
-            }
-        }
-        text
-    };
-    out.write_all(text.as_bytes()).map_err(io_err("<stdout>"))?;
-    Ok(0)
 }
