@@ -4,14 +4,14 @@ use super::args::Format;
 use super::io_err;
 use commsched::bounds::Bound;
 use commsched::compare::assess::Answer;
-use commsched::compare::report;
+use commsched::compare::{Status, report};
 use commsched::error::Result;
 use serde::Serialize;
 use std::io::Write;
 
 /// The JSON object `check`, `bounds` and `solve` print under `--format json` (`report` prints
 /// an array of assessments instead). Field names are a stable contract (docs/json.md).
-#[derive(Debug, Serialize, Default)]
+#[derive(Debug, Serialize)]
 pub struct Summary {
     /// Instance name.
     pub instance: String,
@@ -19,7 +19,7 @@ pub struct Summary {
     pub method: String,
     /// `optimal` (certified), `bounds`, `heuristic` (admissible, no optimality proof) or
     /// `inadmissible`.
-    pub status: String,
+    pub status: Status,
     /// Checked length of the schedule, if any.
     pub length: Option<u64>,
     /// Whether the schedule passed the checker.
@@ -47,7 +47,7 @@ impl Summary {
         Self {
             instance: instance.into(),
             method: method.into(),
-            status: answer.status.to_string(),
+            status: answer.status,
             length: answer.length,
             admissible: answer.length.is_some() || answer.upper_bound.is_some(),
             violations: answer.violations.clone(),
@@ -60,6 +60,25 @@ impl Summary {
             bounds,
         }
     }
+
+    /// The answer of `bounds`: every lower bound and the strongest, no schedule.
+    pub(super) fn of_bounds(instance: &str, bounds: Vec<Bound>) -> Self {
+        Self {
+            instance: instance.into(),
+            method: "bounds".into(),
+            status: Status::Bounds,
+            length: None,
+            admissible: false,
+            violations: Vec::new(),
+            violations_omitted: 0,
+            lower_bound: commsched::bounds::strongest(&bounds).map(|b| b.value),
+            upper_bound: None,
+            certified: false,
+            certificate: None,
+            stop: None,
+            bounds,
+        }
+    }
 }
 
 pub(super) fn print_summary(s: &Summary, format: Format, out: &mut dyn Write) -> Result<()> {
@@ -67,12 +86,12 @@ pub(super) fn print_summary(s: &Summary, format: Format, out: &mut dyn Write) ->
         Format::Json => serde_json::to_string_pretty(s).expect("summary serialises") + "\n",
         Format::Text | Format::Markdown | Format::Csv => {
             let mut t = format!("{}: {} ", s.instance, s.method);
-            match s.status.as_str() {
-                "inadmissible" => {
+            match s.status {
+                Status::Inadmissible => {
                     let n = s.violations.len() + s.violations_omitted;
                     t += &format!("inadmissible, {n} violation{}\n", if n == 1 { "" } else { "s" });
                 }
-                "bounds" if s.length.is_none() => {
+                Status::Bounds if s.length.is_none() => {
                     t += &format!("bounds [{}, {}]", report::opt(s.lower_bound), report::opt(s.upper_bound));
                     if let Some(stop) = &s.stop {
                         t += &format!(" ({stop})");
