@@ -635,7 +635,8 @@ mod tests {
         let m = heuristics::find("furthest-first").unwrap();
         let checked = checker::accept(&inst, m.produce(&inst).unwrap(), Producer::Algorithm(m.name)).unwrap();
         let certificate = certify(&bounds, &checked, None).expect("furthest-first meets TE-1 on path(3)");
-        let dir = std::env::temp_dir().join(format!("commsched-stored-run-{}", std::process::id()));
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path().join("stored-run");
         folder::write(&dir, &inst, &checked, &certificate, &bounds, 0.0).unwrap();
         let length = checked.length();
         let exact = |answer| ExactRun { backend: BackendKind::Ilp, answer, seconds: 0.0 };
@@ -661,6 +662,5 @@ mod tests {
                 length + 1
             )]
         );
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -45,14 +45,6 @@ fn error_line(args: &[&str]) -> String {
     stderr.replace(env!("CARGO_MANIFEST_DIR"), "$CRATE").trim_end().to_string()
 }
 
-macro_rules! snapshot {
-    ($name:expr, $value:expr) => {
-        insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
-            insta::assert_snapshot!($name, $value);
-        })
-    };
-}
-
 #[test]
 fn check_accepts_an_optimal_schedule_and_certifies_it_by_the_bisection_bound() {
     let (code, v) = json(&["check", &data("path3.toml"), &data("path3-optimal.json")]);
@@ -149,7 +141,8 @@ fn solve_with_an_algorithm_reports_a_checked_certified_length() {
 
 #[test]
 fn solve_exact_certifies_the_optimum_and_writes_a_checkable_schedule() {
-    let out = std::env::temp_dir().join(format!("commsched-cli-{}.json", std::process::id()));
+    let scratch = tempfile::tempdir().unwrap();
+    let out = scratch.path().join("cli.json");
     let out_s = out.display().to_string();
     let (code, v) = json(&["solve", &data("path3.toml"), "--method", "exact", "--out", &out_s]);
     assert_eq!(code, 0);
@@ -161,7 +154,6 @@ fn solve_exact_certifies_the_optimum_and_writes_a_checkable_schedule() {
     // and the answer names the algorithm.
     assert!(v["method"].as_str().unwrap().starts_with("furthest-first (incumbent of "), "{}", v["method"]);
     let (code, v) = json(&["check", &data("path3.toml"), &out_s]);
-    let _ = std::fs::remove_file(&out);
     assert_eq!(code, 0);
     assert_eq!(v["length"], 2);
 }
@@ -245,7 +237,8 @@ fn hostile_sizes_and_options_get_exit_2_and_one_line_naming_what_was_typed() {
 #[test]
 fn export_uses_the_same_size_guard_as_solve() {
     let ring5 = format!("{}/instances/004/ring5.toml", env!("CARGO_MANIFEST_DIR"));
-    let dir = std::env::temp_dir().join(format!("commsched-guard-{}", std::process::id()));
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("guard");
     let line =
         error_line(&["--max-compact-events", "10", "export", &ring5, "--out", &dir.display().to_string()]);
     assert!(line.contains("ring5.toml") && line.contains("--max-compact-events"), "{line}");
@@ -257,7 +250,8 @@ fn check_prints_at_most_max_violations_and_counts_the_rest() {
     // 1000 hops of a token path:3 does not have: 1000 violations.
     let hop = r#"[{"from": 0, "to": 1, "tokens": [99]}]"#;
     let steps = vec![hop; 1000].join(",");
-    let file = std::env::temp_dir().join(format!("commsched-many-{}.json", std::process::id()));
+    let scratch = tempfile::tempdir().unwrap();
+    let file = scratch.path().join("many.json");
     std::fs::write(
         &file,
         format!(r#"{{"problem": "total-exchange", "model": "store-forward", "steps": [{steps}]}}"#),
@@ -272,7 +266,6 @@ fn check_prints_at_most_max_violations_and_counts_the_rest() {
     let total: usize = stdout.split(", ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
     assert!(stdout.contains(&format!("  ... and {} more (raise --max-violations)", total - 100)), "{stdout}");
     let (code, v) = json(&["check", &data("path3.toml"), &f, "--max-violations", "3"]);
-    let _ = std::fs::remove_file(&file);
     assert_eq!(code, 1);
     assert_eq!(v["violations"].as_array().unwrap().len(), 3);
     assert_eq!(v["violations_omitted"].as_u64().unwrap() as usize, total - 3);
@@ -309,7 +302,8 @@ fn ratios_writes_table_csv_and_chart_and_names_bad_flags() {
     let (code, _, stderr) = run(&["ratios", "--family", "ring"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("invalid value 'ring'") && stderr.contains("ula"), "{stderr}");
-    let dir = std::env::temp_dir().join(format!("commsched-ratios-{}", std::process::id()));
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("ratios");
     let out = dir.to_str().unwrap();
     let (code, stdout, stderr) = run(&["ratios", "--family", "ula,esm", "--count", "3", "--out", out]);
     assert_eq!(code, 0, "{stderr}");
@@ -326,7 +320,6 @@ fn ratios_writes_table_csv_and_chart_and_names_bad_flags() {
         let svg = std::fs::read_to_string(dir.join(format!("ratios-{family}.svg"))).unwrap();
         assert!(svg.starts_with("<svg") && svg.contains("first-fit") == (family == "ula"), "{family}");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -479,7 +472,8 @@ fn bench_trees_rows_are_checked_and_guarded() {
 /// given.
 #[test]
 fn sweep_fat_tree_writes_table_1() {
-    let dir = std::env::temp_dir().join(format!("commsched-sweep-{}", std::process::id()));
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("sweep");
     let (code, stdout, stderr) = run(&[
         "sweep",
         "fat-tree",
@@ -506,7 +500,6 @@ fn sweep_fat_tree_writes_table_1() {
     }
     let svg = std::fs::read_to_string(dir.join("table1.svg")).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("w = pow:1"));
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 /// `solve --certificate` writes a folder that `verify` accepts: on ula12 (chatting, Fig. 5) the
@@ -516,7 +509,8 @@ fn sweep_fat_tree_writes_table_1() {
 #[cfg(feature = "sat")]
 #[test]
 fn verify_accepts_the_certificate_folder_it_wrote_and_rejects_a_truncated_proof() {
-    let dir = std::env::temp_dir().join(format!("commsched-certificate-{}", std::process::id()));
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("certificate");
     let d = dir.to_str().unwrap();
     let (code, stdout, stderr) =
         run(&["solve", "instances/000/ula12-fig5.toml", "--method", "sat", "--certificate", d]);
@@ -544,7 +538,6 @@ fn verify_accepts_the_certificate_folder_it_wrote_and_rejects_a_truncated_proof(
     let (code, stdout, _) = run(&["verify", d]);
     assert_eq!(code, 1, "{stdout}");
     assert!(stdout.contains("infeasible.cnf: not the encoding of the instance at T-1 = 4"), "{stdout}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// An interrupted SAT search leaves no proofs behind: `solve` on prefix on fat-tree:16 under
@@ -553,8 +546,8 @@ fn verify_accepts_the_certificate_folder_it_wrote_and_rejects_a_truncated_proof(
 #[cfg(feature = "sat")]
 #[test]
 fn an_interrupted_sat_search_removes_its_temporary_proofs() {
-    let tmp = std::env::temp_dir().join(format!("commsched-interrupt-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
+    let scratch = tempfile::tempdir().unwrap();
+    let tmp = scratch.path().join("interrupt");
     std::fs::create_dir_all(&tmp).unwrap();
     let instance = tmp.join("prefix.toml");
     std::fs::write(
@@ -588,7 +581,6 @@ fn an_interrupted_sat_search_removes_its_temporary_proofs() {
     assert!(Command::new("kill").args(["-INT", &pid]).status().unwrap().success());
     assert_eq!(child.wait().unwrap().code(), Some(130));
     assert_eq!(proofs(), Vec::<String>::new());
-    std::fs::remove_dir_all(&tmp).unwrap();
 }
 
 /// Solves `instance` with the SAT backend into the certificate folder `dir`, asserts that the
@@ -614,7 +606,6 @@ fn certify_then_tamper(
     let (code, stdout, _) = run(&["verify", d]);
     assert_eq!(code, 1, "{stdout}");
     assert!(stdout.contains(failure), "{stdout}");
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 /// A product certified through its relaxation: the folder's CNF and proof are those of the
@@ -624,9 +615,10 @@ fn certify_then_tamper(
 #[cfg(feature = "sat")]
 #[test]
 fn a_product_certified_by_its_broadcast_relaxation_verifies() {
+    let scratch = tempfile::tempdir().unwrap();
     certify_then_tamper(
         "instances/002/fattree16-product-logplus1.toml",
-        &std::env::temp_dir().join(format!("commsched-relaxation-{}", std::process::id())),
+        &scratch.path().join("relaxation"),
         "length 12, certified optimal: infeasible-at-T-1 (T-1 = 11 for the broadcast it reverses into (FT-24), proof checked)",
         ["\"the broadcast it reverses into (FT-24)\"", "\"a guess\""],
         "the manifest names the relaxation `a guess`",
@@ -640,7 +632,8 @@ fn a_product_certified_by_its_broadcast_relaxation_verifies() {
 #[cfg(feature = "sat")]
 #[test]
 fn a_prefix_certified_by_its_knowledge_relaxation_verifies() {
-    let dir = std::env::temp_dir().join(format!("commsched-knowledge-{}", std::process::id()));
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("knowledge");
     let instance = dir.with_extension("toml");
     let (code, text, stderr) = run(&["gen", "prefix", "--network", "fat-tree:8", "--capacity", "const:1"]);
     assert_eq!(code, 0, "{stderr}");
@@ -655,13 +648,13 @@ fn a_prefix_certified_by_its_knowledge_relaxation_verifies() {
         [&format!("\"{relaxation}\""), "null"],
         "infeasible.cnf: not the encoding of the instance at T-1 = 10",
     );
-    std::fs::remove_file(&instance).unwrap();
 }
 
 /// A folder whose certificate is a lower bound (path(3) under furthest-first, TE-1) verifies too.
 #[test]
 fn verify_accepts_a_lower_bound_folder() {
-    let dir = std::env::temp_dir().join(format!("commsched-certificate-lb-{}", std::process::id()));
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("certificate-lb");
     let d = dir.to_str().unwrap();
     let (code, _, stderr) =
         run(&["solve", &data("path3.toml"), "--method", "furthest-first", "--certificate", d]);
@@ -670,7 +663,6 @@ fn verify_accepts_a_lower_bound_folder() {
     assert!(manifest.contains("\"kind\": \"lower-bound\""), "{manifest}");
     let (code, stdout, _) = run(&["verify", d]);
     assert_eq!(code, 0, "{stdout}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// `report --out DIR --jobs 2` writes the four formats, a plot per problem and a space-time
@@ -679,7 +671,8 @@ fn verify_accepts_a_lower_bound_folder() {
 /// bufferless), and each diagram's title carries the checked length the report states.
 #[test]
 fn report_out_writes_every_format_and_links_its_pictures() {
-    let dir = std::env::temp_dir().join(format!("commsched-report-out-{}", std::process::id()));
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("report-out");
     let d = dir.to_str().unwrap();
     let (code, stdout, stderr) = run(&[
         "report",
@@ -712,7 +705,6 @@ fn report_out_writes_every_format_and_links_its_pictures() {
             assert!(svg.contains(instance) && svg.contains(&format!("length {length}")), "{picture}");
         }
     }
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 /// Past paper 003, the certificate folders of docs/results.md, "the frontier", each re-checked: its
@@ -802,7 +794,8 @@ fn untimed(mut v: serde_json::Value) -> serde_json::Value {
 /// parse or whose schedule the checker rejects is named on stderr and assessed again.
 #[test]
 fn report_cache_resumes_and_checks_what_it_reads() {
-    let dir = std::env::temp_dir().join(format!("commsched-cache-{}", std::process::id()));
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("cache");
     let cache = dir.display().to_string();
     let args = ["--format", "json", "report", "--no-exact", "--cache", &cache, "instances/004"];
     let (code, first) = json(&args[2..]);
@@ -830,14 +823,14 @@ fn report_cache_resumes_and_checks_what_it_reads() {
     assert!(stderr.contains("holds a schedule the checker rejects (incomplete delivery"), "{stderr}");
     let (_, _, stderr) = run(&args);
     assert_eq!(stderr.matches(", cached)").count(), n, "everything is cached now: {stderr}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// `merge` joins the shards of `report --shard I/N --format json` into the whole report, and
 /// refuses an instance that two files hold, or files from different runs.
 #[test]
 fn merge_joins_shards_into_the_whole_report() {
-    let dir = std::env::temp_dir().join(format!("commsched-merge-{}", std::process::id()));
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("merge");
     std::fs::create_dir_all(&dir).unwrap();
     let report = |shard: Option<&str>| {
         let mut args = vec!["--format", "json", "report", "--no-exact", "instances/004"];
@@ -867,7 +860,6 @@ fn merge_joins_shards_into_the_whole_report() {
     std::fs::write(&other_file, other.to_string()).unwrap();
     let mixed = error_line(&["merge", &parts[0], &other_file.display().to_string()]);
     assert!(mixed.contains("other.json: field `run`: comes from another run"), "{mixed}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// `draw --style` paints the papers' pictures: paper 003's dot-wire diagram (one dot per link
@@ -875,7 +867,8 @@ fn merge_joins_shards_into_the_whole_report() {
 /// parallelograms (one per message); each refuses a network or model it does not draw.
 #[test]
 fn draw_paints_the_papers_pictures() {
-    let dir = std::env::temp_dir().join(format!("commsched-styles-{}", std::process::id()));
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("styles");
     std::fs::create_dir_all(&dir).unwrap();
     let path = |name: &str| dir.join(name).display().to_string();
     let (code, toml, _) = run(&["gen", "gossip", "--network", "path:6"]);
@@ -930,7 +923,6 @@ fn draw_paints_the_papers_pictures() {
         "parallelogram",
     ]);
     assert!(wrong.contains("ULA"), "{wrong}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// The size guard judges the first model the search builds: with the symmetric witness (the
@@ -957,7 +949,8 @@ fn the_size_guard_names_the_symmetric_model() {
 /// after it was written, or one for another instance, is reported INVALID and ignored.
 #[test]
 fn report_settles_an_instance_by_its_certificate_folder_and_ignores_a_tampered_one() {
-    let dir = std::env::temp_dir().join(format!("commsched-attached-{}", std::process::id()));
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("attached");
     let folder = dir.join("mesh6.certificate");
     std::fs::create_dir_all(&folder).unwrap();
     for f in ["instance.toml", "schedule.json", "manifest.json"] {
@@ -987,7 +980,6 @@ fn report_settles_an_instance_by_its_certificate_folder_and_ignores_a_tampered_o
     std::fs::write(&instance, other).unwrap();
     let stdout = report();
     assert!(stdout.contains("INVALID, ignored: instance.toml: not the instance"), "{stdout}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// `solve --incumbent FILE` hands a user's schedule to the exact search: the 6×6 mesh's
@@ -1008,7 +1000,8 @@ fn solve_certifies_a_users_incumbent_and_refuses_a_bad_one() {
         "{stdout}"
     );
 
-    let bad = std::env::temp_dir().join(format!("commsched-incumbent-{}.json", std::process::id()));
+    let scratch = tempfile::tempdir().unwrap();
+    let bad = scratch.path().join("incumbent.json");
     let mut json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&schedule).unwrap()).unwrap();
     // In step 1 node 0 holds only its own token.
@@ -1018,7 +1011,6 @@ fn solve_certifies_a_users_incumbent_and_refuses_a_bad_one() {
     let (code, stdout, stderr) = run(&["solve", &instance, "--method", "exact", "--incumbent", b]);
     assert_eq!((code, stdout.as_str()), (2, ""), "{stderr}");
     assert!(stderr.contains(&format!("{b}: the incumbent is inadmissible")), "{stderr}");
-    std::fs::remove_file(&bad).unwrap();
 
     let (code, _, stderr) = run(&["solve", &instance, "--method", "urgent-first", "--incumbent", &schedule]);
     assert_eq!(code, 2);
@@ -1035,7 +1027,8 @@ fn gen_reads_topology_files() {
     assert!(toml.contains("name = \"allgather-dgx1\"") && toml.contains("[network]"), "{toml}");
     let inst = commsched::spec::io::parse_instance(&toml, "gen.toml", "gen").unwrap();
     assert_eq!(inst.network, commsched::spec::Network::parse("dgx1").unwrap());
-    let dir = std::env::temp_dir().join(format!("commsched-topology-{}", std::process::id()));
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("topology");
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("bad.json");
     std::fs::write(
@@ -1050,7 +1043,6 @@ fn gen_reads_topology_files() {
         stderr.contains("bad.json: field `links[1]`: has 1 entries: the matrix must be square (2 x 2)"),
         "{stderr}"
     );
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 /// `solve --steps S --rounds R` decides SCCL's (S, R, C) question. On fully-connected:2 with

@@ -234,7 +234,8 @@ fn run(args: &[&str]) -> (i32, String, String) {
 
 #[test]
 fn solve_writes_xml_that_check_reads_back_as_admissible_and_draw_draws() {
-    let dir = std::env::temp_dir().join(format!("commsched-formats-{}", std::process::id()));
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("formats");
     std::fs::create_dir_all(&dir).unwrap();
     let (xml, svg) = (dir.join("ring7.xml"), dir.join("ring7.svg"));
     let (xml_s, svg_s) = (xml.display().to_string(), svg.display().to_string());
@@ -254,7 +255,6 @@ fn solve_writes_xml_that_check_reads_back_as_admissible_and_draw_draws() {
     // A truncated file: exit 2, one line naming the file.
     std::fs::write(&xml, "<algo coll=\"alltoall\" ngpus=\"7\"><gpu id=\"0\"").unwrap();
     let (code, stdout, err) = run(&["check", inst, &xml_s]);
-    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(code, 2, "{stdout}");
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(

@@ -810,9 +810,7 @@ fn urgent_first_against_lemma_1_and_theorem_1() {
             }
         }
     }
-    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
-        insta::assert_snapshot!("gossip_urgent_first_meshes", table);
-    });
+    snapshot!("gossip_urgent_first_meshes", table);
 }
 
 /// `urgent-first` under the other port rules and with packets of p > 1 tokens: checked, never

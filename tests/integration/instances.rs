@@ -236,9 +236,7 @@ fn assert_rejected(name: &str, field: &str, text: &str) -> InputError {
     assert_eq!(err.field, field, "{err}");
     let line = err.to_string();
     assert!(!line.contains('\n'), "not one line: {line}");
-    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
-        insta::assert_snapshot!(format!("instance_error_{name}"), line);
-    });
+    snapshot!(format!("instance_error_{name}"), line);
     err
 }
 

@@ -296,7 +296,8 @@ fn cli(args: &[&str]) -> (i32, String, String) {
 /// refused with the flag that raises the limit.
 #[test]
 fn solve_runs_itineraries_and_guards_both_forms() {
-    let dir = std::env::temp_dir().join(format!("commsched-itineraries-{}", std::process::id()));
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("itineraries");
     std::fs::create_dir_all(&dir).unwrap();
     // Optimal where a bound meets it (TE-13, TE-16, TE-21, TE-23 on the ring); all-clockwise
     // takes ⌈n(n+2)/8⌉ (TE-18), and the F1 split 2·T_opt, one above the F1 bound on path(40).
@@ -342,5 +343,4 @@ fn solve_runs_itineraries_and_guards_both_forms() {
     let (code, _, err) = cli(&["solve", file, "--method", "furthest-first", "--max-compact-events", "100"]);
     assert_eq!(code, 2);
     assert!(err.contains("--max-compact-events"), "{err}");
-    std::fs::remove_dir_all(&dir).ok();
 }

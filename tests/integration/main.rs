@@ -1,6 +1,16 @@
 //! The integration suite, one binary (one link of the crate and its solvers instead of one per
 //! file). Each module tests one layer against the papers' numbers; see its module doc.
 
+/// Asserts a reviewed snapshot stored under `snapshots/` by its name alone (no module prefix),
+/// the one place that says where snapshots live.
+macro_rules! snapshot {
+    ($name:expr, $value:expr) => {
+        insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
+            insta::assert_snapshot!($name, $value);
+        })
+    };
+}
+
 mod bounds;
 mod bufferless_exact;
 mod catalogue;

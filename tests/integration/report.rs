@@ -60,14 +60,6 @@ fn text(w: fn(&Report, &mut dyn std::io::Write) -> std::io::Result<()>) -> Strin
     String::from_utf8(out).unwrap()
 }
 
-macro_rules! snapshot {
-    ($name:expr, $value:expr) => {
-        insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
-            insta::assert_snapshot!($name, $value);
-        })
-    };
-}
-
 #[test]
 fn the_papers_gather_schedule_shows_21_against_a_bound_of_11_and_a_settled_gap() {
     let r = sample();
