@@ -318,6 +318,10 @@ pub enum Command {
         /// FLITS flits in all, e.g. `100000:1000000` (none by default).
         #[arg(long, value_delimiter = ',')]
         trees: Vec<String>,
+        /// Also broadcast, product and prefix (paper 002) on fat-tree:N for each N, e.g.
+        /// `65536,1048576` (none by default).
+        #[arg(long, value_delimiter = ',')]
+        fat_trees: Vec<usize>,
         /// Messages of each random chatting instance (paper 000's algorithms).
         #[arg(long, default_value_t = 10_000)]
         messages: usize,

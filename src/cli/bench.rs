@@ -1,5 +1,5 @@
-//! `commsched bench`: generate-and-check times for total exchange on path(n) and ring(n), for the
-//! chatting algorithms (paper 000) on random instances of many messages, and on request for
+//! `commsched bench`: generate-and-check times for total exchange on path(n) and ring(n), on
+//! request for broadcast, product and prefix on fat-tree:N (paper 002), for the chatting algorithms (paper 000) on random instances of many messages, and on request for
 //! scatter and centralized gather (paper 001) on seeded random trees, with the checker's
 //! throughput in events per second; the time the exact layer alone needs to certify optima of
 //! small random ULA chatting instances; and with `--exact`, per instance and backend, the time to
@@ -96,6 +96,7 @@ pub struct Chatting {
 pub fn run(
     sizes: &[usize],
     trees: &[String],
+    fat_trees: &[usize],
     max_events: u64,
     chatting: &Chatting,
     format: Format,
@@ -107,6 +108,7 @@ pub fn run(
             .iter()
             .map(|n| format!("ring:{n}").len())
             .chain(trees.iter().map(|t| format!("tree({t})").len()))
+            .chain(fat_trees.iter().map(|n| format!("fat-tree:{n} product").len()))
             .fold(16, usize::max),
         method: heuristics::all().iter().map(|m| m.name.len()).max().unwrap_or(0),
         bench: Bench::default(),
@@ -158,6 +160,22 @@ pub fn run(
             let model = default_model(&problem);
             let inst =
                 Instance::new(name.clone(), network.clone(), problem, model, RingTie::Clockwise, "<flags>")?;
+            table.rows(&inst, &name)?;
+        }
+    }
+    // Broadcast, product and prefix (paper 002) on each fat-tree:N under w = 1.
+    for &n in fat_trees {
+        let net = format!("fat-tree:{n}");
+        let network = Network::parse(&net).map_err(|r| InputError::new("<flags>", "--fat-trees", r))?;
+        for problem in [Problem::Broadcast, Problem::Product, Problem::Prefix] {
+            let name = format!("{net} {}", problem.kind());
+            let model = default_model(&problem);
+            let inst =
+                Instance::new(name.clone(), network.clone(), problem, model, RingTie::Clockwise, "<flags>")?;
+            if let Err(refused) = inst.guard_events() {
+                table.skip(name, None, refused.reason)?;
+                continue;
+            }
             table.rows(&inst, &name)?;
         }
     }
@@ -283,7 +301,7 @@ impl Table<'_> {
 
 /// A random tree from `NODES:FLITS`, the same for the same text: node v's parent uniform in
 /// 0..v and FLITS flits spread over the non-root nodes (each gets between 0 and twice the mean),
-/// from a fixed-seed xorshift generator. Returns the parents of nodes 1.. and L_0..L_{n−1}.
+/// from the crate's seeded generator (seed 1). Returns the parents of nodes 1.. and L_0..L_{n−1}.
 fn random_tree(spec: &str) -> Result<(Vec<usize>, Vec<u64>)> {
     let bad =
         |why: &str| InputError::new("<flags>", "--trees", format!("`{spec}`: {why} (expected NODES:FLITS)"));
@@ -293,19 +311,13 @@ fn random_tree(spec: &str) -> Result<(Vec<usize>, Vec<u64>)> {
     if nodes < 2 {
         return Err(bad("a tree needs 2 nodes").into());
     }
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move |bound: u64| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state % bound.max(1)
-    };
-    let parents = (1..nodes).map(|v| next(v as u64) as usize).collect();
+    let mut rng = SplitMix64::new(1);
+    let parents = (1..nodes).map(|v| rng.range(0, v - 1)).collect();
     let mean = flits / (nodes as u64 - 1);
     let mut lengths = vec![0u64; nodes];
     let mut left = flits;
     for l in lengths.iter_mut().skip(1) {
-        *l = next(2 * mean + 1).min(left);
+        *l = (rng.range(0, 2 * mean as usize) as u64).min(left);
         left -= *l;
     }
     lengths[nodes - 1] += left;

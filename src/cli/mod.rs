@@ -144,6 +144,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Bench {
             sizes,
             trees,
+            fat_trees,
             messages,
             exact_draws,
             tree_draws,
@@ -161,7 +162,7 @@ pub fn run(cli: Cli) -> Result<u8> {
                 bench::exact(&instances, timeout.as_secs_f64(), &mut out)
             } else {
                 let chatting = bench::Chatting { messages, exact_draws, tree_draws, exact_timeout: timeout };
-                bench::run(&sizes, &trees, cli.max_events, &chatting, format, &mut out)
+                bench::run(&sizes, &trees, &fat_trees, cli.max_events, &chatting, format, &mut out)
             }
         }
         Command::Sweep { family: args::SweepFamily::FatTree, out: dir, max_log, capacities } => {

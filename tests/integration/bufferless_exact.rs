@@ -114,69 +114,6 @@ proptest! {
     }
 }
 
-/// Reach of the start-time encoder alone (no lower bound, no incumbent: the search gallops
-/// from 0 and must prove T* − 1 infeasible itself), ILP, 30 s per instance, on random ULA
-/// chatting instances (8 nodes; 6, 9, 12 messages; lengths 1..=4; real and virtual) and random
-/// trees (8, 10, 12 nodes; lengths 0..=4; scatter and centralized gather). Prints a table; asserts
-/// only that every answer is checked. Run with
-/// `cargo test --release -- --ignored measure_bufferless_reach --nocapture`.
-#[test]
-#[ignore = "measurement, prints timings"]
-fn measure_bufferless_reach() {
-    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-    let mut next = move |bound: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed % bound
-    };
-    let mut cases = Vec::new();
-    for m in [6, 9, 12] {
-        for virtual_schedule in [false, true] {
-            let mut text = format!(
-                "problem = \"chatting\"\nnetwork = \"ula:8\"\n[model]\nkind = \"bufferless\"\nvirtual = {virtual_schedule}\n"
-            );
-            for _ in 0..m {
-                let src = next(7);
-                let dst = src + 1 + next(7 - src);
-                text += &format!("[[messages]]\nsrc = {src}\ndst = {dst}\nlength = {}\n", 1 + next(4));
-            }
-            let name = format!("ula:8 m={m} {}", if virtual_schedule { "virtual" } else { "real" });
-            cases.push(parse_instance(&text, "<measure>", &name).unwrap());
-        }
-    }
-    for n in [8u64, 10, 12] {
-        let parents: Vec<String> = (1..n).map(|v| next(v).to_string()).collect();
-        let lengths: Vec<u64> = (1..n).map(|_| next(5)).collect();
-        for problem in ["scatter", "gather"] {
-            let mut inst = tree_instance(problem, &format!("tree:{}", parents.join(",")), &lengths);
-            inst.name = format!("tree n={n} {problem}");
-            cases.push(inst);
-        }
-    }
-    let options =
-        SolveOptions { timeout: Some(std::time::Duration::from_secs(30)), ..SolveOptions::default() };
-    println!("{:<24} {:>8} {:>10} {:>9}  outcome", "instance", "messages", "variables", "seconds");
-    for inst in &cases {
-        let started = std::time::Instant::now();
-        let outcome = exact::solve(inst, BackendKind::Ilp, &options, &[], None).unwrap();
-        let seconds = started.elapsed().as_secs_f64();
-        let (text, horizon) = match &outcome {
-            exact::Outcome::Optimal { checked, certificate } => {
-                assert_eq!(checked_length(inst, checked.schedule()), checked.length());
-                (format!("optimal {} ({certificate})", checked.length()), checked.length())
-            }
-            exact::Outcome::Bounds { lower, upper, stop } => {
-                let upper = upper.as_ref().map(|c| c.length());
-                (format!("bounds [{lower}, {upper:?}] ({stop})"), upper.unwrap_or(*lower))
-            }
-        };
-        let (_, encoder) = exact::encode::encoder_for(inst).unwrap();
-        let messages = inst.messages().unwrap().len();
-        println!("{:<24} {messages:>8} {:>10} {seconds:>9.2}  {text}", inst.name, encoder.variables(horizon));
-    }
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 

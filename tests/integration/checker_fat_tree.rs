@@ -462,25 +462,3 @@ fn invalid_capacity_is_rejected() {
     assert_eq!(rules(&v), BTreeSet::from([Rule::BadEntry]));
     assert_eq!(v.violations()[0].place, "model.capacity");
 }
-
-/// Throughput measurement, not a timing assertion: `cargo test --release --test
-/// checker_fat_tree -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn measure_halving_broadcast() {
-    for l in [16, 20] {
-        let n = 1usize << l;
-        let inst = instance(Problem::Broadcast, n, "const:1", true);
-        let sched = Schedule::FatTree(halving(n));
-        let start = std::time::Instant::now();
-        let v = checker::check(&inst, &sched);
-        let elapsed = start.elapsed();
-        let c = v.admissible().unwrap();
-        assert_eq!(c.length(), (l * (l + 1)) as u64);
-        println!(
-            "N = 2^{l}: {} messages, {} channel hops checked in {elapsed:.2?}",
-            n - 1,
-            c.metrics().events
-        );
-    }
-}

@@ -245,24 +245,6 @@ fn te_13_furthest_first_meets_t_opt_la() {
     }
 }
 
-/// Throughput measurement, not a timing assertion: `cargo test --release --test checker_sf
-/// -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn measure_furthest_first_path() {
-    for n in [128, 256, 320] {
-        let inst = exchange(&format!("path:{n}"), PortRule::FStar);
-        let steps = furthest_first_path(n);
-        let sched = Schedule::StoreForward(steps);
-        let start = std::time::Instant::now();
-        let v = checker::check(&inst, &sched);
-        let elapsed = start.elapsed();
-        let c = v.admissible().unwrap();
-        assert_eq!(c.length(), t_opt_la(n as u64));
-        println!("path({n}): {} token hops checked in {elapsed:.2?}", c.metrics().events);
-    }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Hand-made schedules.
 

@@ -18,6 +18,7 @@
 //! only after [`crate::checker::check`].
 
 use crate::error::{Error, Result};
+use crate::rng::SplitMix64;
 pub use crate::spec::Direction;
 use crate::spec::itinerary::{lane_distance, lane_next};
 use crate::spec::{Family, Instance, Itineraries, Node, RingTie, Schedule, Transmission};
@@ -116,17 +117,17 @@ pub enum Tie {
 #[derive(Debug, Clone)]
 pub struct TieBreak {
     tie: Tie,
-    state: u64,
+    stream: SplitMix64,
 }
 
 impl TieBreak {
     /// A fresh tie-breaker; `Random(seed)` starts its stream at `seed`.
     pub fn new(tie: Tie) -> Self {
-        let state = match tie {
+        let seed = match tie {
             Tie::Random(seed) => seed,
             _ => 0,
         };
-        Self { tie, state }
+        Self { tie, stream: SplitMix64::new(seed) }
     }
 
     /// The rank of a message within its priority class in the queue at `at`, given how far it
@@ -145,15 +146,6 @@ impl TieBreak {
     /// Whether the rule draws from its random stream (then [`TieBreak::rank`] is queue order).
     fn is_random(&self) -> bool {
         matches!(self.tie, Tie::Random(_))
-    }
-
-    /// SplitMix64 (Steele, Lea & Flood 2014): small, seedable, no dependency.
-    fn next_random(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
     }
 }
 
@@ -230,7 +222,7 @@ impl Queue {
         let k = match discipline.tie() {
             // Random ranks by arrival only: the class's deque is in queue order.
             Some(rule) if rule.is_random() && class.len() > 1 => {
-                (rule.next_random() % class.len() as u64) as usize
+                (rule.stream.next_u64() % class.len() as u64) as usize
             }
             _ => 0,
         };
