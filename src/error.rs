@@ -54,7 +54,7 @@ pub enum Error {
     /// A solver backend failed for a reason other than the instance (exit code 2).
     #[error("solver backend {backend}: {reason}")]
     Backend {
-        /// `ilp` or `smt`.
+        /// `ilp`, `smt` or `sat`.
         backend: &'static str,
         /// What went wrong.
         reason: String,
