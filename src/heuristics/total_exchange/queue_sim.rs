@@ -246,18 +246,10 @@ pub fn simulate(
     order: InitialOrder,
     discipline: &mut dyn Discipline,
 ) -> Vec<Vec<Transmission>> {
-    let mut own: Vec<Vec<Msg>> = vec![Vec::new(); lane.n];
-    for m in messages {
-        own[m.src].push(*m);
-    }
-    let nodes: Vec<Node> = (0..lane.n).collect();
     let next = |x: Node| lane.next(x).expect("a queued message lies ahead on its lane");
     let mut steps: Vec<Vec<Transmission>> = Vec::new();
     drive(
-        lane,
-        &nodes,
-        own,
-        order,
+        Queues::of(lane, (0..lane.n).collect(), messages, order),
         discipline,
         |x, m| (next(x), m),
         |t, x, m| {
@@ -270,20 +262,45 @@ pub fn simulate(
     steps
 }
 
-/// The step engine of [`simulate`] and [`node_invariant_itineraries`]: queue i is node
-/// `nodes[i]`'s and starts with its messages `own[i]` in `order`. In every step each non-empty
-/// queue sends the message its discipline picks, reported as `sent(t, i, m)`; `forward(i, m)`
-/// names the queue the message reaches and the message as that queue sees it. Arrivals join
-/// the receivers' queues only after every node has chosen (SPEC §1), unless they are home.
-fn drive(
-    lane: &Lane,
-    nodes: &[Node],
+/// The queues the step engine starts from: queue i is node `nodes[i]`'s and holds the messages
+/// whose source it is, in `order`.
+struct Queues<'a> {
+    lane: &'a Lane,
+    nodes: Vec<Node>,
     own: Vec<Vec<Msg>>,
     order: InitialOrder,
+}
+
+impl<'a> Queues<'a> {
+    /// The queues of `nodes`, each with its own messages among `messages`, in input order
+    /// until `order` sorts them; messages from other nodes are left out.
+    fn of(lane: &'a Lane, nodes: Vec<Node>, messages: &[Msg], order: InitialOrder) -> Self {
+        let mut queue_of = vec![None; lane.n];
+        for (i, &x) in nodes.iter().enumerate() {
+            queue_of[x] = Some(i);
+        }
+        let mut own: Vec<Vec<Msg>> = vec![Vec::new(); nodes.len()];
+        for m in messages {
+            if let Some(i) = queue_of[m.src] {
+                own[i].push(*m);
+            }
+        }
+        Self { lane, nodes, own, order }
+    }
+}
+
+/// The step engine of [`simulate`] and [`node_invariant_itineraries`]: from the [`Queues`], in
+/// every step each non-empty queue sends the message its discipline picks, reported as
+/// `sent(t, i, m)`; `forward(i, m)` names the queue the message reaches and the message as that
+/// queue sees it. Arrivals join the receivers' queues only after every node has chosen
+/// (SPEC §1), unless they are home.
+fn drive(
+    start: Queues,
     discipline: &mut dyn Discipline,
     forward: impl Fn(usize, Msg) -> (usize, Msg),
     mut sent: impl FnMut(u32, usize, Msg),
 ) {
+    let Queues { lane, nodes, own, order } = start;
     let mut queues: Vec<Queue> = nodes.iter().map(|_| Queue::default()).collect();
     let (mut seq, mut queued) = (0u64, 0usize);
     for (i, mut q) in own.into_iter().enumerate() {
@@ -364,18 +381,11 @@ impl WindowTable {
                 m.src, m.dst
             )));
         }
-        let nodes: Vec<Node> = (0..period).map(pos).collect();
-        let mut own: Vec<Vec<Msg>> = vec![Vec::new(); period];
-        for m in messages.iter().filter(|m| pos(m.src) < period) {
-            own[pos(m.src)].push(*m);
-        }
+        let window = Queues::of(lane, (0..period).map(pos).collect(), messages, order);
         let far = messages.iter().map(|m| lane.distance(m.src, m.dst)).max().unwrap_or(0) + 1;
         let mut departure = vec![0u32; period * far * far];
         drive(
-            lane,
-            &nodes,
-            own,
-            order,
+            window,
             discipline,
             |q, m| if q + 1 < period { (q + 1, m) } else { (0, rotate(m, n - period)) },
             |t, q, m| {
