@@ -8,13 +8,13 @@ use commsched::spec::io::instance_to_toml;
 use std::io::Write;
 use std::path::Path;
 
-pub(super) fn family(f: RatioFamily) -> ratios::Family {
+pub(super) fn family(f: RatioFamily) -> ratios::RandomFamily {
     match f {
-        RatioFamily::Ula => ratios::Family::Ula,
-        RatioFamily::Path => ratios::Family::Path,
-        RatioFamily::Esm => ratios::Family::Esm,
-        RatioFamily::Mesh => ratios::Family::Mesh,
-        RatioFamily::Tree => ratios::Family::Tree,
+        RatioFamily::Ula => ratios::RandomFamily::Ula,
+        RatioFamily::Path => ratios::RandomFamily::Path,
+        RatioFamily::Esm => ratios::RandomFamily::Esm,
+        RatioFamily::Mesh => ratios::RandomFamily::Mesh,
+        RatioFamily::Tree => ratios::RandomFamily::Tree,
     }
 }
 

@@ -3,7 +3,7 @@
 //! layer (handed the bounds and the best checked schedule as its incumbent), and the verdict on
 //! every claim. [`certify`] decides every certificate, so a command never disagrees with another.
 
-use super::claims;
+use super::paper_claims;
 use crate::bounds::{self, Bound};
 use crate::certify::{Certificate, certify};
 use crate::checker::{self, Checked, Producer, Violation};
@@ -543,7 +543,7 @@ fn answer(
     a
 }
 
-/// Judges the instance-level claims ([`claims::claimed_values`]; an algorithm's own claim is
+/// Judges the instance-level claims ([`paper_claims::claimed_values`]; an algorithm's own claim is
 /// judged on its [`AlgorithmRun`]): a figure's stated length by the checked paper schedule, or
 /// without one, when a paper's algorithm (not one of ours) takes exactly that length here, by
 /// that algorithm's checked schedule (the figure shows it running: `torus9-fig10`'s 42 is
@@ -560,7 +560,7 @@ fn judge_claims(
 ) -> Vec<ClaimCheck> {
     let shortest = algorithms.iter().filter_map(|a| a.length).chain(answer.length).min();
     let optimum = (answer.status == Status::Optimal).then_some(answer.length).flatten();
-    claims::claimed_values(instance)
+    paper_claims::claimed_values(instance)
         .into_iter()
         .map(|claimed| {
             let figure = paper.filter(|_| claimed.subject == Subject::PaperSchedule);

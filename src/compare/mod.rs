@@ -3,7 +3,7 @@
 //! results.
 
 pub mod assess;
-pub mod claims;
+pub mod paper_claims;
 pub mod ratios;
 pub mod report;
 

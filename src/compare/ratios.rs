@@ -37,7 +37,7 @@ pub const MAX_MESSAGES: usize = 12;
 
 /// The network families the chatting algorithms are stated for (000 §3.4, §4 – §6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Family {
+pub enum RandomFamily {
     /// Unidirectional linear array `ula:n`, n = 3..8 (§4, §6.2).
     Ula,
     /// Bidirectional linear array `path:n` as two ULAs, n = 3..8 (§3.4).
@@ -50,29 +50,30 @@ pub enum Family {
     Mesh,
 }
 
-impl Family {
+impl RandomFamily {
     /// Every family, in the order of the paper.
-    pub const ALL: [Family; 5] = [Family::Ula, Family::Path, Family::Esm, Family::Mesh, Family::Tree];
+    pub const ALL: [RandomFamily; 5] =
+        [RandomFamily::Ula, RandomFamily::Path, RandomFamily::Esm, RandomFamily::Mesh, RandomFamily::Tree];
 
     /// Its name in tables and file names.
     pub fn name(self) -> &'static str {
         match self {
-            Family::Ula => "ula",
-            Family::Path => "path",
-            Family::Tree => "tree",
-            Family::Esm => "esm",
-            Family::Mesh => "mesh",
+            RandomFamily::Ula => "ula",
+            RandomFamily::Path => "path",
+            RandomFamily::Tree => "tree",
+            RandomFamily::Esm => "esm",
+            RandomFamily::Mesh => "mesh",
         }
     }
 
     /// A random network of the family (its `network` string).
     fn network(self, rng: &mut SplitMix64) -> String {
         match self {
-            Family::Ula => format!("ula:{}", rng.range(3, 8)),
-            Family::Path => format!("path:{}", rng.range(3, 8)),
-            Family::Esm => format!("esm:{}", rng.range(2, 4)),
-            Family::Mesh => format!("mesh:{}x{}", rng.range(2, 3), rng.range(2, 3)),
-            Family::Tree => {
+            RandomFamily::Ula => format!("ula:{}", rng.range(3, 8)),
+            RandomFamily::Path => format!("path:{}", rng.range(3, 8)),
+            RandomFamily::Esm => format!("esm:{}", rng.range(2, 4)),
+            RandomFamily::Mesh => format!("mesh:{}x{}", rng.range(2, 3), rng.range(2, 3)),
+            RandomFamily::Tree => {
                 let parents: Vec<String> =
                     (1..rng.range(3, 8)).map(|v| rng.range(0, v - 1).to_string()).collect();
                 format!("tree:{}", parents.join(","))
@@ -85,7 +86,7 @@ impl Family {
 #[derive(Debug, Clone)]
 pub struct RatioOptions {
     /// The network family.
-    pub family: Family,
+    pub family: RandomFamily,
     /// Random draws (each scheduled four ways, see the module documentation).
     pub count: usize,
     /// Seed of the draws; the same seed gives the same instances.
@@ -158,7 +159,7 @@ pub fn chatting_instance(
 /// One random draw scheduled four ways: `[unit, variable] × [chatting, virtual]` (two when
 /// `max_len` is 1). Instance names are `FAMILY-DRAW-{unit,var}-{chat,virt}`.
 pub fn draw(
-    family: Family,
+    family: RandomFamily,
     index: usize,
     rng: &mut SplitMix64,
     messages: usize,

@@ -816,9 +816,9 @@ fn figure_instances_against_exact_optima() {
 /// (CHAT-14).
 #[test]
 fn measured_ratios_stay_within_the_proven_ratios() {
-    use commsched::compare::ratios::{Family, RatioOptions, measure};
+    use commsched::compare::ratios::{RandomFamily, RatioOptions, measure};
     use commsched::exact::{BackendKind, SolveOptions};
-    for family in Family::ALL {
+    for family in RandomFamily::ALL {
         let count = 12;
         let options = RatioOptions {
             family,
@@ -845,7 +845,7 @@ fn measured_ratios_stay_within_the_proven_ratios() {
                 assert!(length > c.bound && c.optimum <= length, "{what}: {c:?}");
             }
         }
-        if family == Family::Ula {
+        if family == RandomFamily::Ula {
             let first_fit =
                 run.rows.iter().find(|r| r.method == "first-fit" && r.schedule == "virtual").unwrap();
             assert!(first_fit.ratios.iter().all(|&r| r == 1.0), "CHAT-14: {:?}", first_fit.ratios);
