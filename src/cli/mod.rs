@@ -21,9 +21,9 @@ use commsched::compare::report::{self, Entry, Report, RunInfo};
 use commsched::compare::{Algorithms, AssessOptions, Assessment, Attached, Status, assess};
 use commsched::error::{Error, InputError, Result};
 use commsched::exact::{self, BackendChoice, BackendKind, SolveOptions, encode};
+use commsched::folder;
 use commsched::heuristics;
 use commsched::heuristics::scatter_gather::tree_cover::{self, Routing};
-use commsched::proof::folder;
 use commsched::spec::io::{
     certificate_folder, instance_files, instance_to_toml, is_xml, load_instance, load_schedule,
     paper_schedule_file, parse_instance, schedule_to_json,
