@@ -41,6 +41,7 @@ pub mod error;
 pub mod exact;
 pub mod folder;
 pub mod heuristics;
+pub mod msccl;
 pub mod names;
 pub mod proof;
 pub mod rng;

@@ -24,12 +24,12 @@ use commsched::exact::{self, BackendChoice, BackendKind, SolveOptions, encode};
 use commsched::folder;
 use commsched::heuristics;
 use commsched::heuristics::scatter_gather::tree_cover::{self, Routing};
+use commsched::msccl::{self, load_schedule};
 use commsched::spec::io::{
-    certificate_folder, instance_files, instance_to_toml, is_xml, load_instance, load_schedule,
-    paper_schedule_file, parse_instance, schedule_to_json,
+    certificate_folder, instance_files, instance_to_toml, is_xml, load_instance, paper_schedule_file,
+    parse_instance, schedule_to_json,
 };
 use commsched::spec::limits::Resource;
-use commsched::spec::msccl;
 use commsched::spec::{CollectiveKind, Family, Instance, Model, Network, Problem, ProblemKind, Schedule};
 use serde::Serialize;
 use std::io::Write;
