@@ -9,7 +9,7 @@
 //!    and it does not depend on any solver. This is preferred whenever it applies.
 //! 2. The exact model at horizon T − 1 is infeasible ([`Certificate::InfeasibleAtTMinus1`]),
 //!    or that of a relaxation, an instance every schedule of this one maps to with its length
-//!    (the broadcast a product reverses into, [`crate::exact::encode::Relaxation`]), and the
+//!    (the broadcast a product reverses into, `exact::encode::Relaxation`), and the
 //!    certificate says which and what the evidence is ([`Evidence`]):
 //!    - [`Evidence::ProofChecked`]: the SAT backend wrote a clausal (LRAT) proof and commsched's
 //!      own checker ([`crate::proof::lrat`]) verified it against the CNF;

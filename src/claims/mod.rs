@@ -3,8 +3,8 @@
 //! data: a value in commsched steps, the relation an observed length must have to it, and the
 //! verdict once something has been observed.
 //!
-//! Registry entries carry their own claims ([`crate::heuristics::Method::claim`]); the
-//! comparator ([`crate::compare`]) judges them against checked lengths and certified optima.
+//! Registry entries carry their own claims (`heuristics::Method::claim`); the comparator
+//! (`compare`) judges them against checked lengths and certified optima.
 
 pub mod catalogue;
 

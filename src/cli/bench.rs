@@ -513,8 +513,7 @@ fn tree_rows(c: &Chatting, bench: &mut Bench) -> Result<()> {
 /// `bench --msccl PATH...`: per MSCCL XML file, the medians of 5 runs of parsing, running it as a
 /// runtime does, and checking the schedule (docs/msccl.md, `check FILE.xml`).
 pub fn msccl(paths: &[std::path::PathBuf], out: &mut dyn Write) -> Result<u8> {
-    use commsched::spec::msccl::from_header;
-    use commsched::spec::msccl_xml;
+    use commsched::msccl::{from_header, xml};
     let mut files = Vec::new();
     for path in paths {
         if path.is_dir() {
@@ -549,7 +548,7 @@ pub fn msccl(paths: &[std::path::PathBuf], out: &mut dyn Write) -> Result<u8> {
         let mut steps = 0;
         for _ in 0..5 {
             let start = Instant::now();
-            let algo = msccl_xml::parse(&text, &name);
+            let algo = xml::parse(&text, &name);
             parse.push(start.elapsed().as_secs_f64() * 1e3);
             steps = algo
                 .as_ref()

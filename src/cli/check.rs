@@ -11,8 +11,9 @@ use commsched::checker::{self, Producer, Violation};
 use commsched::compare::Status;
 use commsched::compare::assess::Answer;
 use commsched::error::{InputError, Result};
+use commsched::msccl;
 use commsched::spec::io::{is_xml, load_instance, load_schedule};
-use commsched::spec::{Model, Network, msccl, topology};
+use commsched::spec::{Model, Network, topology};
 use std::path::Path;
 
 /// The flags that only MSCCL XML reads.

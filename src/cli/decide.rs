@@ -9,9 +9,10 @@ use commsched::error::{InputError, Result};
 use commsched::exact::decision::{Point, decide_point};
 use commsched::exact::pareto::{self, Walk, WalkOptions};
 use commsched::exact::{BackendKind, StopReason};
-use commsched::proof::folder;
+use commsched::folder;
+use commsched::msccl;
 use commsched::spec::io::{is_xml, load_instance, schedule_to_json};
-use commsched::spec::{Instance, Model, Problem, msccl};
+use commsched::spec::{Instance, Model, Problem};
 use serde::Serialize;
 use std::io::Write;
 use std::path::Path;
@@ -251,7 +252,7 @@ pub fn pareto(args: &ParetoArgs<'_>, format: Format, out: &mut dyn Write) -> Res
         folders: args.certificate.map(Path::to_path_buf),
     };
     let start = std::time::Instant::now();
-    let walk = pareto::walk(&base, &options)?;
+    let walk = pareto::walk(&base, &options, &mut folder::write_settled)?;
     let seconds = start.elapsed().as_secs_f64();
     let text = match format {
         Format::Json => {

@@ -3,7 +3,8 @@
 use super::args::Style;
 use super::{in_file, io_err};
 use commsched::error::Result;
-use commsched::spec::io::{load_instance, load_schedule};
+use commsched::msccl::load_schedule;
+use commsched::spec::io::load_instance;
 use std::io::Write;
 use std::path::Path;
 

@@ -6,9 +6,10 @@ use super::{in_file, io_err, results, solve_options};
 use commsched::compare::report::{self, Entry, Report, RunInfo};
 use commsched::compare::{Algorithms, AssessOptions, Assessment, Attached, assess};
 use commsched::error::{InputError, Result};
+use commsched::msccl::load_schedule;
 use commsched::exact::BackendChoice;
 use commsched::spec::io::{
-    certificate_folder, instance_files, load_instance, load_schedule, paper_schedule_file,
+    certificate_folder, instance_files, load_instance, paper_schedule_file,
 };
 use commsched::spec::{Family, ProblemKind, Schedule};
 use std::io::Write;

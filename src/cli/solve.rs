@@ -9,9 +9,9 @@ use commsched::checker::Producer;
 use commsched::compare::assess::ExactAnswer;
 use commsched::compare::{Assessment, Attached, Status, assess};
 use commsched::error::{Error, InputError, Result};
-use commsched::proof::folder;
-use commsched::spec::io::{is_xml, load_instance, load_schedule, schedule_to_json};
-use commsched::spec::msccl;
+use commsched::folder;
+use commsched::msccl::{self, load_schedule};
+use commsched::spec::io::{is_xml, load_instance, schedule_to_json};
 use std::io::Write;
 use std::path::Path;
 

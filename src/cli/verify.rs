@@ -2,7 +2,7 @@
 
 use super::io_err;
 use commsched::error::Result;
-use commsched::proof::folder;
+use commsched::folder;
 use std::io::Write;
 use std::path::Path;
 

@@ -1181,16 +1181,16 @@ mod tests {
         let padded = padded_incumbent(&inst, BackendKind::Sat);
         let outcome = solve(&inst, BackendKind::Sat, &options, &distance, Some(padded)).unwrap();
         let Outcome::Optimal { checked, certificate } = outcome else { panic!("{outcome:?}") };
-        crate::proof::folder::write(&dir, &inst, &checked, &certificate, &distance, 0.0).unwrap();
+        crate::folder::write(&dir, &inst, &checked, &certificate, &distance, 0.0).unwrap();
         let cnf_path = dir.join(PROOF_CNF);
         let cnf = std::fs::read_to_string(&cnf_path).unwrap();
         assert!(cnf.contains(&format!("c {}6\n", cnf::DESCENT_MARKER)), "{}", &cnf[..200]);
-        assert_eq!(crate::proof::folder::verify(&dir), Vec::<String>::new());
+        assert_eq!(crate::folder::verify(&dir), Vec::<String>::new());
         let lines: Vec<&str> = cnf.lines().collect();
         let last = lines.last().unwrap().to_string();
         let tamper = |text: String, check: &dyn Fn(&[String])| {
             std::fs::write(&cnf_path, text).unwrap();
-            check(&crate::proof::folder::verify(&dir));
+            check(&crate::folder::verify(&dir));
             std::fs::write(&cnf_path, &cnf).unwrap();
         };
         let unit: i32 = last.split_whitespace().next().unwrap().parse().unwrap();
@@ -1202,7 +1202,7 @@ mod tests {
         let proof_path = dir.join(PROOF_LRAT);
         let proof = std::fs::read_to_string(&proof_path).unwrap();
         std::fs::write(&proof_path, &proof[..proof.len() / 2]).unwrap();
-        assert!(!crate::proof::folder::verify(&dir).is_empty(), "a truncated proof accepted");
+        assert!(!crate::folder::verify(&dir).is_empty(), "a truncated proof accepted");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -19,15 +19,19 @@
 //! whether S steps fit is another question at C chunks, so skipping would leave the least R
 //! uncertified. Points that another point dominates (no fewer steps and no lower R/C) are
 //! marked as off the frontier rather than dropped.
+//!
+//! Each decision is handed to the caller as it is settled ([`Settled`]), with the folder its
+//! proof was traced into: the certificate folders (docs/spec.md §7.1) are written above this
+//! layer, by `folder::write_settled`.
 
 use super::decision::{Point, Refutation, decide_point};
 use super::{BackendKind, SolveOptions, StopReason};
-use crate::bounds::{self, collective::RoundsPerChunk};
+use crate::bounds::{self, Bound, collective::RoundsPerChunk};
 use crate::certify::{Certificate, certify};
 use crate::checker::Checked;
 use crate::error::{Error, InputError, Result};
 use crate::spec::{Instance, Model, Problem};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// One (C, R) whose collective has no schedule at all.
 #[derive(Debug)]
@@ -101,6 +105,42 @@ pub struct WalkOptions {
     pub folders: Option<PathBuf>,
 }
 
+/// One decision of the walk, handed to the caller of [`walk`] as soon as it is settled.
+#[derive(Debug, Clone, Copy)]
+pub struct Settled<'a> {
+    /// The instance at (C, R).
+    pub instance: &'a Instance,
+    /// Its folder `c{C}-r{R}` under [`WalkOptions::folders`], holding the CNF and LRAT proof
+    /// of a proof-checked refutation; `None` when no folders were asked for.
+    pub folder: Option<&'a Path>,
+    /// Wall-clock seconds the decision took.
+    pub seconds: f64,
+    /// What was decided.
+    pub decision: Decision<'a>,
+}
+
+/// What the walk decided at one (C, R).
+#[derive(Debug, Clone, Copy)]
+pub enum Decision<'a> {
+    /// The least S within R: the optimum, why S − 1 steps do not fit, and the instance's
+    /// lower bounds.
+    Point {
+        /// The optimum under budget R.
+        checked: &'a Checked,
+        /// Its certificate.
+        certificate: &'a Certificate,
+        /// The instance's lower bounds.
+        bounds: &'a [Bound],
+    },
+    /// No schedule within R rounds.
+    Refuted {
+        /// R, the horizon refuted.
+        rounds: u64,
+        /// Why.
+        refutation: &'a Refutation,
+    },
+}
+
 /// The instance of `base` with C chunks and budget R.
 fn at(base: &Instance, chunks: usize, rounds: u64) -> Instance {
     let mut inst = base.clone();
@@ -113,8 +153,13 @@ fn at(base: &Instance, chunks: usize, rounds: u64) -> Instance {
 }
 
 /// Walks the frontier of the collective `base` (its own C and budget are ignored; module
-/// documentation). Errors: the instance is not a collective, or a folder cannot be written.
-pub fn walk(base: &Instance, options: &WalkOptions) -> Result<Walk> {
+/// documentation), handing each decision to `record` as it is settled. Errors: the instance
+/// is not a collective, a folder cannot be created, or `record` fails.
+pub fn walk(
+    base: &Instance,
+    options: &WalkOptions,
+    record: &mut dyn FnMut(Settled<'_>) -> Result<()>,
+) -> Result<Walk> {
     if !matches!(base.problem, Problem::Collective(_)) {
         return Err(InputError::new(
             "",
@@ -135,11 +180,15 @@ pub fn walk(base: &Instance, options: &WalkOptions) -> Result<Walk> {
             let dir = folder_for(options, chunks, rounds)?;
             let started = std::time::Instant::now();
             let seconds = || started.elapsed().as_secs_f64();
+            let settled =
+                |decision| Settled { instance: &inst, folder: dir.as_deref(), seconds: seconds(), decision };
             match least_steps(&inst, rounds, options, dir.as_deref())? {
                 Least::Steps(checked, certificate, lower) => {
-                    if let Some(dir) = &dir {
-                        crate::proof::folder::write(dir, &inst, &checked, &certificate, &lower, seconds())?;
-                    }
+                    record(settled(Decision::Point {
+                        checked: &checked,
+                        certificate: &certificate,
+                        bounds: &lower,
+                    }))?;
                     let met = walk.bound.met_by(rounds, chunks);
                     let point =
                         ParetoPoint { chunks, rounds, checked, certificate, on_frontier: true, folder: dir };
@@ -150,9 +199,7 @@ pub fn walk(base: &Instance, options: &WalkOptions) -> Result<Walk> {
                     break;
                 }
                 Least::Refuted(refutation) => {
-                    if let Some(dir) = &dir {
-                        crate::proof::folder::write_refutation(dir, &inst, rounds, &refutation, seconds())?;
-                    }
+                    record(settled(Decision::Refuted { rounds, refutation: &refutation }))?;
                     walk.refuted.push(Refuted { chunks, rounds, refutation, folder: dir });
                     rounds += 1;
                 }
@@ -170,7 +217,7 @@ pub fn walk(base: &Instance, options: &WalkOptions) -> Result<Walk> {
 /// The least steps of a collective within its budget R.
 enum Least {
     /// The optimum, its certificate and the instance's lower bounds.
-    Steps(Checked, Certificate, Vec<crate::bounds::Bound>),
+    Steps(Checked, Certificate, Vec<Bound>),
     /// No schedule within R rounds: the refutation at horizon R.
     Refuted(Refutation),
     /// Undecided.

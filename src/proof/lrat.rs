@@ -200,7 +200,7 @@ pub fn check(cnf: &Cnf, proof: &str) -> Result<(), ProofError> {
 /// one that derives the empty clause through their hints, in file order, and no deletions (a
 /// clause kept longer changes no step's check). The lines are copied as they are, so every kept
 /// step checks as before and the trimmed proof refutes the same CNF; certificate folders store
-/// it ([`crate::proof::folder::write`], which checks it again). CaDiCaL's proofs keep every
+/// it (their writer checks it again, docs/spec.md §7.1). CaDiCaL's proofs keep every
 /// learnt clause, most of which the refutation never uses: the knowledge relaxation of
 /// fat-tree:16's prefix at 12 steps shrinks from 172,592 additions (44 MB) to 41,135 (8.9 MB).
 /// Malformed lines, and a proof with no empty clause, are errors as in [`check`].

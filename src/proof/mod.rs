@@ -1,12 +1,12 @@
 //! Clausal proofs of unsatisfiability, checked inside commsched: a SAT backend's "infeasible at
 //! T − 1" becomes evidence only once [`lrat::check`] has verified its proof against the CNF
 //! (docs/spec.md §7). The checker is small and shares nothing with any solver: it reads DIMACS
-//! CNF and ASCII LRAT and checks every added clause by unit propagation over the antecedents the
-//! proof lists for it.
+//! CNF ([`lrat::Cnf`]) and ASCII LRAT and checks every added clause by unit propagation over the
+//! antecedents the proof lists for it.
 //!
-//! [`folder`] writes and re-checks certificate folders (`solve --certificate`, `verify`), with
-//! file hashes from [`sha256`].
+//! A leaf of the crate: it imports nothing from it. [`sha256`] hashes the files of the
+//! certificate folders, which are written and re-checked a layer above the exact search
+//! (`folder`, `solve --certificate`, `verify`).
 
-pub mod folder;
 pub mod lrat;
 pub mod sha256;

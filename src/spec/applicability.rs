@@ -1,7 +1,8 @@
 //! What an algorithm or an encoder is stated for, as data: problems, model classes and network
 //! families, plus an optional refinement for conditions the types cannot say (an odd ring, a
-//! square mesh). Registries ([`crate::heuristics::Method`], [`crate::exact::encode::EncoderEntry`])
-//! declare one each; `list` prints it and every refusal reads the same way.
+//! square mesh). The registries above this layer (the algorithms' `heuristics::Method`, the
+//! encoders' `exact::encode::EncoderEntry`) declare one each; `list` prints it and every
+//! refusal reads the same way.
 
 use super::{FamilyKind, Instance, Model, ModelClass, ProblemKind};
 

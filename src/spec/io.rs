@@ -487,13 +487,13 @@ fn toml_string(text: &str) -> String {
     toml::Value::String(text.to_string()).to_string()
 }
 
-/// Reads a schedule file and validates it against the instance: MSCCL XML when the file ends
-/// in `.xml` (see [`super::msccl`]), the JSON of SPEC §5 otherwise.
+/// Reads a schedule file in the JSON of SPEC §5 and validates it against the instance (a file
+/// that may be MSCCL XML is read by `msccl::load_schedule`, a layer above the checker).
 pub fn load_schedule(path: &Path, inst: &Instance) -> Result<Schedule, InputError> {
     let file = path.display().to_string();
     let text =
         std::fs::read_to_string(path).map_err(|e| InputError::new(&file, "", format!("cannot read: {e}")))?;
-    if is_xml(path) { super::msccl::parse(&text, &file, inst) } else { parse_schedule(&text, &file, inst) }
+    parse_schedule(&text, &file, inst)
 }
 
 /// Whether a schedule file is MSCCL XML, by its extension.

@@ -12,7 +12,7 @@
 //!   that walk, so the packet crosses the h-th arc in that step.
 //!
 //! That is 4 bytes a hop. The checker reads it as it is
-//! ([`crate::checker::itinerary`]), without building a hop; [`Itineraries::to_steps`] gives the
+//! (`checker::itinerary`), without building a hop; [`Itineraries::to_steps`] gives the
 //! explicit form for the files and pictures. Only producers build itineraries; the JSON schedule
 //! format stays the explicit one.
 

@@ -231,7 +231,8 @@ fn cited_in_lists(text: &str) -> Vec<String> {
     out
 }
 
-fn walk(dir: &Path, extensions: &[&str], out: &mut Vec<PathBuf>) {
+/// Every file under `dir` whose name ends in one of `extensions`, into `out`.
+pub(crate) fn walk(dir: &Path, extensions: &[&str], out: &mut Vec<PathBuf>) {
     let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()));
     for entry in entries {
         let path = entry.expect("directory entry").path();

@@ -330,7 +330,7 @@ fn prefix_on_sixteen_processors_is_certified_at_thirteen_by_its_folder() {
     let length = checker::check_produced(&inst, &schedule, "witness").unwrap().length();
     assert_eq!((length, run("prefix-fenwick-pieces", &inst).1), (13, 17));
     let bounds = commsched::bounds::lower_bounds(&inst);
-    let (checked, certificate) = commsched::proof::folder::attest(&folder, &inst, &bounds).unwrap();
+    let (checked, certificate) = commsched::folder::attest(&folder, &inst, &bounds).unwrap();
     assert_eq!(checked.length(), 13);
     assert_eq!(
         certificate.to_string(),

@@ -7,8 +7,8 @@ use commsched::checker::{self, Producer};
 use commsched::draw;
 use commsched::error::Error;
 use commsched::heuristics;
+use commsched::msccl;
 use commsched::spec::io::{load_instance, load_schedule, paper_schedule_file};
-use commsched::spec::msccl;
 use commsched::spec::{Instance, Schedule, Transmission};
 use std::path::PathBuf;
 

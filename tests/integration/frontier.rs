@@ -8,7 +8,7 @@ use commsched::certify::Evidence;
 use commsched::exact::decision::{Point, Refutation, decide_point};
 use commsched::exact::pareto::{WalkOptions, walk};
 use commsched::exact::{BackendKind, SolveOptions};
-use commsched::proof::folder;
+use commsched::folder;
 use commsched::spec::Instance;
 use commsched::spec::io::parse_instance;
 
@@ -126,7 +126,7 @@ fn the_dgx1_allgather_frontier() {
         solve: SolveOptions::default(),
         folders: sat.then(|| root.path().to_path_buf()),
     };
-    let walk = walk(&base, &options).unwrap();
+    let walk = walk(&base, &options, &mut folder::write_settled).unwrap();
     assert_eq!(walk.bound.fraction, Some((7, 6)));
     assert!(walk.refuted.is_empty(), "{:?}", walk.refuted);
     let points: Vec<(usize, u64, u64, bool)> =

@@ -30,6 +30,7 @@ mod gossip;
 mod gossip_exact;
 mod instances;
 mod itineraries;
+mod layers;
 mod models;
 mod msccl_corpus;
 mod reductions;

@@ -6,10 +6,10 @@
 use commsched::checker;
 use commsched::checker::Rule;
 use commsched::error::InputError;
+use commsched::msccl;
+use commsched::msccl::runtime::{self, Semantics};
+use commsched::msccl::xml::{self, StepKind};
 use commsched::spec::io::parse_instance;
-use commsched::spec::msccl;
-use commsched::spec::msccl_runtime::{self, Semantics};
-use commsched::spec::msccl_xml::{self, StepKind};
 
 fn corpus(name: &str) -> String {
     let path = format!("{}/tests/data/msccl/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -110,7 +110,7 @@ fn every_file_of_the_corpus_reads_with_its_header() {
         .collect();
     assert_eq!(listed.len(), FILES.len(), "a corpus file without a row here: {listed:?}");
     for (file, coll, ngpus, nchunks, nchannels, proto, kinds) in FILES {
-        let algo = msccl_xml::parse(&corpus(file), file).unwrap_or_else(|e| panic!("{e}"));
+        let algo = xml::parse(&corpus(file), file).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
             (algo.coll.as_deref(), algo.ngpus, algo.nchunksperloop, algo.nchannels, algo.proto.as_str()),
             (coll, ngpus, Some(nchunks), Some(nchannels), proto),
@@ -132,15 +132,15 @@ fn every_file_of_the_corpus_reads_with_its_header() {
 #[test]
 fn malformed_files_are_refused_naming_the_attribute() {
     let file = "lyd-invalid-fractional-channels-4.xml";
-    let err = msccl_xml::parse(&corpus(file), file).unwrap_err();
+    let err = xml::parse(&corpus(file), file).unwrap_err();
     assert_eq!((err.field.as_str(), err.reason.as_str()), ("gpu[0].tb[0].chan", "`2.25` is not an integer"));
     let text = r#"<!-- a > b --><algo name="x>y" nchannels="1" nchunksperloop="1" ngpus="1" coll="allgather">
         <gpu id="0"><tb id="0" send="-1" recv="-1" chan="0">
         <step s="0" type="nop" srcbuf="i" srcoff="-1" dstbuf="o" dstoff="-1" cnt="0" depid="-1" deps="-1" hasdep="0"/>
         </tb></gpu></algo>"#;
-    let algo = msccl_xml::parse(text, "ok.xml").unwrap();
+    let algo = xml::parse(text, "ok.xml").unwrap();
     assert_eq!((algo.name.as_str(), algo.gpus[0].blocks[0].steps[0].kind), ("x>y", StepKind::Nop));
-    let err = msccl_xml::parse(&text.replace("\"nop\"", "\"rr\""), "bad.xml").unwrap_err();
+    let err = xml::parse(&text.replace("\"nop\"", "\"rr\""), "bad.xml").unwrap_err();
     assert_eq!(err.field, "gpu[0].tb[0].step[0].type");
 }
 
@@ -335,9 +335,9 @@ fn a_custom_collective_runs_but_names_no_postcondition() {
     let text = corpus(file);
     let err = msccl::from_header(&text, file, None, None).unwrap_err();
     assert_eq!(err.field, "algo.coll");
-    let algo = msccl_xml::parse(&text, file).unwrap();
+    let algo = xml::parse(&text, file).unwrap();
     let semantics = Semantics::of(&algo, None, file).unwrap();
-    let run = msccl_runtime::run(&algo, &semantics, file).unwrap();
+    let run = runtime::run(&algo, &semantics, file).unwrap();
     assert_eq!((run.length, run.violations.len()), (3, 0));
 }
 
@@ -355,9 +355,9 @@ fn every_mutant_is_rejected_naming_the_element() {
                 continue;
             }
             let outcome = if custom {
-                msccl_xml::parse(&text, file).and_then(|algo| {
+                xml::parse(&text, file).and_then(|algo| {
                     let semantics = Semantics::of(&algo, None, file)?;
-                    msccl_runtime::run(&algo, &semantics, file).map(|r| r.violations)
+                    runtime::run(&algo, &semantics, file).map(|r| r.violations)
                 })
             } else {
                 judge(&text, file, named(file)).map(|(imported, _)| imported.violations)

@@ -10,7 +10,6 @@
 //! witness with the checker, recomputes the lower bounds, re-encodes the instance at T − 1 and
 //! compares the CNF clause by clause, and checks the proof with [`lrat::check`].
 
-use super::{lrat, sha256};
 use crate::bounds::{self, Bound};
 use crate::certify::{Certificate, Evidence, Infeasibility, certify};
 use crate::checker::{Checked, Producer, judge};
@@ -18,7 +17,9 @@ use crate::error::{Error, Result};
 use crate::exact::cnf::CnfModel;
 use crate::exact::cnf::DESCENT_MARKER;
 use crate::exact::decision::Refutation;
+use crate::exact::pareto::{Decision, Settled};
 use crate::exact::{PROOF_CNF, PROOF_LRAT, encode};
+use crate::proof::{lrat, sha256};
 use crate::spec::Instance;
 use crate::spec::io::{instance_to_toml, parse_instance, parse_schedule, schedule_to_json};
 use serde::{Deserialize, Serialize};
@@ -237,6 +238,21 @@ pub fn write_refutation(
         },
     };
     seal(dir, &names, manifest)
+}
+
+/// Writes the folder of one decision of SCCL's frontier walk, when folders were asked for
+/// ([`crate::exact::pareto::WalkOptions::folders`]): a point as [`write()`] does, a refuted R
+/// as [`write_refutation`]. The `record` of [`crate::exact::pareto::walk`].
+pub fn write_settled(settled: Settled<'_>) -> Result<()> {
+    let Settled { instance, folder: Some(dir), seconds, decision } = settled else { return Ok(()) };
+    match decision {
+        Decision::Point { checked, certificate, bounds } => {
+            write(dir, instance, checked, certificate, bounds, seconds)
+        }
+        Decision::Refuted { rounds, refutation } => {
+            write_refutation(dir, instance, rounds, refutation, seconds)
+        }
+    }
 }
 
 /// Replaces the folder's proof by its trimmed form ([`lrat::trim`]) and checks that against the

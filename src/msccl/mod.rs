@@ -17,7 +17,7 @@
 //! and its arc allow, checked again ([`to_xml`]).
 //!
 //! Import has two readings ([`Reading`]). The **runtime** reading (the default) runs the file
-//! as an MSCCL runtime does ([`super::msccl_runtime`]): every step type, FIFO pairing per
+//! as an MSCCL runtime does ([`runtime`]): every step type, FIFO pairing per
 //! connection, dependencies, the earliest timing, and what every buffer slot holds; its
 //! transfers become the instance's schedule (collective model, or store-and-forward gossip and
 //! total exchange). The **step-index** reading, the one commsched's own export round-trips
@@ -26,15 +26,20 @@
 //! read on the sender's side: input and output chunks by the convention above, scratch chunks
 //! by what the rank last received into them. The checker then judges the schedule.
 
-use super::msccl_runtime::{self, Semantics};
-use super::msccl_xml::{Algo, StepKind};
-use super::{
-    Collective, CollectiveKind, Instance, Mode, Model, Network, Problem, RingTie, Schedule, Transmission,
-};
+pub mod runtime;
+pub mod xml;
+
+use self::runtime::Semantics;
+use self::xml::{Algo, StepKind};
 use crate::checker::Violation;
 use crate::error::{Error, InputError, Result};
+use crate::spec::io;
+use crate::spec::{
+    Collective, CollectiveKind, Instance, Mode, Model, Network, Problem, RingTie, Schedule, Transmission,
+};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
+use std::path::Path;
 
 /// The collective an instance maps to: `alltoall` (total exchange, move mode) or `allgather`
 /// (gossip, copy mode); `None` for everything else.
@@ -325,7 +330,7 @@ fn by_step_index(text: &str, file: &str, inst: &Instance) -> std::result::Result
     let layout = Layout::of(inst).map_err(|reason| err("", reason))?;
     let coll = layout.name();
     let n = inst.network.len();
-    let algo = super::msccl_xml::parse(text, file)?;
+    let algo = xml::parse(text, file)?;
     let file_coll =
         algo.coll.as_deref().ok_or_else(|| err("algo", "<algo> has no `coll` attribute".into()))?;
     if file_coll != coll {
@@ -364,7 +369,7 @@ fn by_step_index(text: &str, file: &str, inst: &Instance) -> std::result::Result
                         "a send or receive moves at least one chunk".into(),
                     ));
                 }
-                let at = |(buffer, offset): (super::msccl_xml::Buffer, usize)| (buffer.letter(), offset);
+                let at = |(buffer, offset): (xml::Buffer, usize)| (buffer.letter(), offset);
                 match step.kind {
                     // A local copy moves nothing between ranks.
                     StepKind::Nop | StepKind::Copy => {}
@@ -515,6 +520,18 @@ pub struct Imported {
     pub violations: Vec<Violation>,
 }
 
+/// Reads a schedule file and validates it against the instance: MSCCL XML when the file ends
+/// in `.xml` ([`parse`]), the JSON of SPEC §5 otherwise ([`io::load_schedule`]).
+pub fn load_schedule(path: &Path, inst: &Instance) -> std::result::Result<Schedule, InputError> {
+    if !io::is_xml(path) {
+        return io::load_schedule(path, inst);
+    }
+    let file = path.display().to_string();
+    let text =
+        std::fs::read_to_string(path).map_err(|e| InputError::new(&file, "", format!("cannot read: {e}")))?;
+    parse(&text, &file, inst)
+}
+
 /// Parses MSCCL XML into a schedule of `inst` by the runtime reading, dropping what only the
 /// runtime reading sees ([`import`] keeps it).
 pub fn parse(text: &str, file: &str, inst: &Instance) -> std::result::Result<Schedule, InputError> {
@@ -543,7 +560,7 @@ pub fn import(
         return Ok(Imported { schedule: by_step_index(text, file, inst)?, violations: Vec::new() });
     }
     let err = |field: &str, reason: String| InputError::new(file, field, reason);
-    let algo = super::msccl_xml::parse(text, file)?;
+    let algo = xml::parse(text, file)?;
     let n = inst.network.len();
     if algo.ngpus != n {
         return Err(err(
@@ -562,7 +579,7 @@ pub fn import(
             format!("the file implements {named}, the instance asks for {}", want.name()),
         ));
     }
-    let run = msccl_runtime::run(&algo, &semantics, file)?;
+    let run = runtime::run(&algo, &semantics, file)?;
     let k = refinement(&semantics, inst, file)?;
     let token = |chunk: usize| -> Vec<usize> {
         match (&inst.problem, semantics.kind) {
@@ -636,7 +653,7 @@ pub fn from_header(
     network: Option<Network>,
     collective: Option<&str>,
 ) -> std::result::Result<(Instance, Imported), InputError> {
-    let algo: Algo = super::msccl_xml::parse(text, file)?;
+    let algo: Algo = xml::parse(text, file)?;
     let semantics = Semantics::of(&algo, collective, file)?;
     let kind = semantics.kind.ok_or_else(|| {
         InputError::new(

@@ -1,7 +1,7 @@
 //! MSCCL algorithm XML as a document (docs/msccl.md): `<algo>` with its `<gpu>`s, their thread
 //! blocks `<tb>` and steps `<step>`, read with a real XML parser (roxmltree: comments,
 //! declarations, entities and `>` inside attribute values are XML's business, not ours) into
-//! plain data. What the steps mean is [`super::msccl`]'s.
+//! plain data. What the steps mean is [`crate::msccl`]'s.
 //!
 //! Errors name the file, the element (`gpu[2].tb[1].step[4]`, by the ids the file gives) and
 //! the attribute, with the reason. Attributes the format does not know are ignored, as the

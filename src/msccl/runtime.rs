@@ -15,10 +15,10 @@
 //! reduction that mixes chunks or counts a rank twice, an output slot that ends without what
 //! the collective requires) yields [`Violation`]s naming the step.
 
-use super::msccl_xml::{Algo, Buffer, Step, StepKind};
-use super::{CollectiveKind, Node};
+use super::xml::{Algo, Buffer, Step, StepKind};
 use crate::checker::{Rule, Violation};
 use crate::error::InputError;
+use crate::spec::{CollectiveKind, Node};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
 /// The contributors of a partial reduction: one bit per rank.
@@ -281,7 +281,7 @@ pub fn run(algo: &Algo, semantics: &Semantics, file: &str) -> Result<Run, InputE
     let n = semantics.ranks;
     // The program: ops of every block in index order.
     let mut ops: Vec<Op> = Vec::new();
-    let mut blocks: Vec<(Node, &super::msccl_xml::ThreadBlock, Vec<usize>)> = Vec::new();
+    let mut blocks: Vec<(Node, &super::xml::ThreadBlock, Vec<usize>)> = Vec::new();
     let mut block_of: HashMap<(Node, usize), usize> = HashMap::new();
     for gpu in &algo.gpus {
         if gpu.id >= n {
