@@ -173,7 +173,11 @@ fn measure_bufferless_reach() {
         };
         let (_, encoder) = exact::encode::encoder_for(inst).unwrap();
         let messages = inst.messages().unwrap().len();
-        println!("{:<24} {messages:>8} {:>10} {seconds:>9.2}  {text}", inst.name, encoder.variables(horizon));
+        println!(
+            "{:<24} {messages:>8} {:>10} {seconds:>9.2}  {text}",
+            inst.name,
+            encoder.variables(horizon, exact::encode::Variant::Full)
+        );
     }
 }
 
