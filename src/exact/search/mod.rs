@@ -44,7 +44,7 @@ use temp::TempDir;
 
 /// One search: an instance, its encoder, a backend and the limits.
 pub(super) struct Search<'a> {
-    pub(super) instance: &'a Instance,
+    instance: &'a Instance,
     pub(super) encoder: Box<dyn Encoder + 'a>,
     /// What the encoder offers besides its own model.
     variants: Variants,
