@@ -17,8 +17,9 @@ use crate::error::{Error, Result};
 use crate::exact::cnf::CnfModel;
 use crate::exact::cnf::DESCENT_MARKER;
 use crate::exact::decision::Refutation;
+use crate::exact::encode::{self, Variant};
 use crate::exact::pareto::{Decision, Settled};
-use crate::exact::{PROOF_CNF, PROOF_LRAT, encode};
+use crate::exact::{PROOF_CNF, PROOF_LRAT};
 use crate::proof::{lrat, sha256};
 use crate::spec::Instance;
 use crate::spec::io::{instance_to_toml, parse_instance, parse_schedule, schedule_to_json};
@@ -502,8 +503,9 @@ fn expected_cnf(
     // The relaxation the manifest names: another instance, or one of the encoder's relaxed models.
     let (_, own) = encode::encoder_for(instance).map_err(|e| e.to_string())?;
     let (mut relaxed, mut relaxed_model) = (None, None);
+    let variants = own.variants();
     if let Some(name) = relaxation {
-        let which = own.relaxed().iter().position(|&model| model == name);
+        let which = variants.relaxed_named(name);
         match (own.relaxation(), which) {
             (Some(r), _) if r.name == name => relaxed = Some(r.instance.clone()),
             (_, Some(which)) => match descent {
@@ -512,7 +514,7 @@ fn expected_cnf(
             },
             (r, None) => {
                 let known: Vec<&str> =
-                    r.map(|r| r.name).into_iter().chain(own.relaxed().iter().copied()).collect();
+                    r.map(|r| r.name).into_iter().chain(variants.relaxed.iter().copied()).collect();
                 return Err(format!(
                     "the manifest names the relaxation `{name}`, the instance has {}",
                     if known.is_empty() { "none".to_string() } else { format!("`{}`", known.join("`, `")) }
@@ -529,9 +531,10 @@ fn expected_cnf(
         None => &own,
     };
     let encoding = match relaxed_model {
-        Some(which) => encoder.relaxed_model(t, which).ok_or("the encoder built no relaxed model")?,
-        None => encoder.encode(descent.unwrap_or(t)),
-    };
+        Some(which) => encoder.model(t, which),
+        None => encoder.model(descent.unwrap_or(t), Variant::Full),
+    }
+    .map_err(|e| e.to_string())?;
     let mut enc = CnfModel::encode(&encoding.model).map_err(|e| e.to_string())?;
     let makespan = match descent {
         None => None,

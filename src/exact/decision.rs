@@ -4,7 +4,9 @@
 //! `solve --steps S` (with `--rounds R`, SCCL's (S, R, C) question) and each probe of the
 //! Pareto walk ([`super::pareto`]).
 
-use super::{Decision, Restriction, Search, SolveOptions, StopReason};
+use super::encode::Variant;
+use super::search::Search;
+use super::{Decision, SolveOptions, StopReason};
 use crate::bounds::{self, Bound};
 use crate::certify::{Evidence, Infeasibility};
 use crate::checker::Checked;
@@ -60,7 +62,7 @@ pub fn decide_point(
     // The witness is searched for without a proof tracer (and with CaDiCaL's options for
     // satisfiable instances); an infeasible answer is proved afresh, which costs little where
     // refutations are quick and witnesses slow, as on SCCL's rows (docs/bench-sccl.md).
-    let search = Search { untraced_probes: true, ..Search::new(instance, backend, options)? };
+    let search = Search::new(instance, backend, options)?.untraced();
     if let Some(reason) = search.encoder.impossible() {
         return Ok(Point::Infeasible(Refutation::Bound(reason)));
     }
@@ -68,7 +70,7 @@ pub fn decide_point(
     if let Some(b) = bounds::strongest(&lower).filter(|b| b.value > horizon) {
         return Ok(Point::Infeasible(Refutation::Bound(bound_argument(b))));
     }
-    Ok(match search.probe(horizon, Restriction::Full)? {
+    Ok(match search.probe(horizon, Variant::Full)? {
         Decision::Feasible(checked) => Point::Feasible(checked),
         Decision::Unknown(stop) => Point::Unknown(stop),
         Decision::Infeasible => match search.evidence(horizon)? {
@@ -88,17 +90,4 @@ fn bound_argument(b: &Bound) -> String {
     let claim = b.claim.map_or(String::new(), |c| format!(" ({c})"));
     let note = if b.note.is_empty() { String::new() } else { format!(": {}", b.note) };
     format!("{} = {}{claim}{note}", b.name, b.value)
-}
-
-impl Search<'_> {
-    /// What an infeasible probe at `horizon` rests on: the SAT backend's proof, checked (an
-    /// `Err` when it could not be completed in time), or the other backends' word.
-    fn evidence(&self, horizon: u64) -> Result<std::result::Result<Evidence, StopReason>> {
-        #[cfg(feature = "sat")]
-        if self.backend == BackendKind::Sat {
-            return Ok(self.prove(horizon, Restriction::Full)?.map(|()| Evidence::ProofChecked));
-        }
-        let _ = horizon;
-        Ok(Ok(Evidence::SolverWord))
-    }
 }

@@ -10,7 +10,7 @@
 
 use super::backend::BackendKind;
 use super::cnf::CnfModel;
-use super::encode;
+use super::encode::{self, Variant};
 use super::ir::{Domain, Goal, Model, Sense, VarId};
 use crate::error::{Error, InputError, Result};
 use crate::spec::Instance;
@@ -30,8 +30,9 @@ pub fn export(
     if let Some(reason) = encoder.impossible() {
         return Err(Error::NotApplicable { method: "exact export".into(), reason });
     }
-    let at_least = encoder.min_variables(horizon);
-    let variables = if at_least > max_variables { at_least } else { encoder.variables(horizon) };
+    let at_least = encoder.min_variables(horizon, Variant::Full);
+    let variables =
+        if at_least > max_variables { at_least } else { encoder.variables(horizon, Variant::Full) };
     if variables > max_variables {
         return Err(Error::Input(InputError::new(
             "",
@@ -42,7 +43,7 @@ pub fn export(
             ),
         )));
     }
-    model_text(&encoder.encode(horizon).model, backend)
+    model_text(&encoder.model(horizon, Variant::Full)?.model, backend)
 }
 
 /// Where `export` writes the model of `instance` (found under `root`): the instance's path

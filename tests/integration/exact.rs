@@ -290,7 +290,7 @@ mod export {
         let inst = fstar("path:3");
         let text = exact::export(&inst, BackendKind::Ilp, 2, MAX).unwrap();
         assert_eq!(text, exact::export(&inst, BackendKind::Ilp, 2, MAX).unwrap());
-        let model = encode::encoder_for(&inst).unwrap().1.encode(2).model;
+        let model = encode::encoder_for(&inst).unwrap().1.model(2, encode::Variant::Full).unwrap().model;
         let body = text.split("Subject To\n").nth(1).unwrap().lines().take_while(|l| l.starts_with(' '));
         let rows = body.filter(|l| !l.starts_with("  ")).count();
         assert_eq!(rows, model.constraints.len());
@@ -304,7 +304,7 @@ mod export {
         let inst = fstar("path:3");
         let text = exact::export(&inst, BackendKind::Smt, 2, MAX).unwrap();
         assert_eq!(text, exact::export(&inst, BackendKind::Smt, 2, MAX).unwrap());
-        let model = encode::encoder_for(&inst).unwrap().1.encode(2).model;
+        let model = encode::encoder_for(&inst).unwrap().1.model(2, encode::Variant::Full).unwrap().model;
         let solver = z3::Solver::new();
         solver.from_string(text.as_str());
         assert_eq!(solver.get_assertions().len(), model.constraints.len());

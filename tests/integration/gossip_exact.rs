@@ -195,7 +195,7 @@ fn horizon_monotone_only_without_counting_cuts() {
     for (rule, horizon, monotone) in [("F*", 2, false), ("H*", 3, false), ("F1", 3, true), ("H1", 3, true)] {
         let inst = tiny("gossip", "mesh:2x2", rule, 1);
         let encoder = exact::encode::encoder_for(&inst).unwrap().1;
-        let encoding = encoder.encode(horizon);
+        let encoding = encoder.model(horizon, exact::encode::Variant::Full).unwrap();
         assert_eq!(encoding.ends(encoder.as_ref()).is_some(), monotone, "{rule}");
         let cuts = encoding
             .model

@@ -3,8 +3,14 @@
 //! unknown (with the reason, as data). The default is [`BackendKind::Ilp`]
 //! ([`super::default_backend`]).
 //!
-//! Every backend takes a wall-clock limit ([`Limits::time`]) and minimises an objective (the
-//! SAT backend by descent over objective bounds), so there are no separate capability traits.
+//! Every backend takes a wall-clock limit ([`Limits::time`]: interruption at a deadline) and
+//! minimises an objective (the SAT backend by descent over objective bounds): that is
+//! [`Backend`] itself. What only some backends can do is a capability trait, which a backend
+//! implements and hands out through [`Backend`] (as rustsat's solvers implement `Solve`,
+//! `SolveIncremental` and `Terminate`): [`ProofTracing`] (a proof of infeasibility that
+//! commsched checks itself) and [`Incremental`] (one solver across horizons). The search asks
+//! for them ([`Backend::as_proof_tracing`], [`Backend::as_incremental`]) and never names a
+//! backend.
 
 pub mod ilp;
 #[cfg(feature = "sat")]
@@ -12,9 +18,11 @@ pub mod sat;
 #[cfg(feature = "smt")]
 pub mod smt;
 
-use super::ir::Model;
+use super::ir::{Model, VarId};
 use crate::error::Result;
 use std::fmt;
+use std::ops::RangeInclusive;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The backends known to the tool.
@@ -169,6 +177,86 @@ pub trait Backend: Sync {
     /// infeasible without a search. An `Err` means the backend misbehaved (e.g. returned an
     /// assignment that breaks the model).
     fn solve(&self, model: &Model, limits: &Limits) -> Result<BackendAnswer>;
+
+    /// Its proofs of infeasibility, if it traces any (`None`, the default: its word only).
+    fn as_proof_tracing(&self) -> Option<&dyn ProofTracing> {
+        None
+    }
+
+    /// Its incremental solving across horizons, if it has any (`None`, the default).
+    fn as_incremental(&self) -> Option<&dyn Incremental> {
+        None
+    }
+}
+
+/// Where a traced solve writes the model's CNF (DIMACS, `comment` on top) and its proof.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProofTrace {
+    /// The comment line on top of the CNF: the tool, the instance, the model and its horizon.
+    pub comment: String,
+    /// The CNF file.
+    pub cnf: PathBuf,
+    /// The proof file.
+    pub proof: PathBuf,
+}
+
+/// A backend that proves infeasibility with a proof that commsched checks itself (the SAT
+/// backend: CaDiCaL's LRAT, checked by [`crate::proof::lrat`]; docs/spec.md §7).
+pub trait ProofTracing: Sync {
+    /// Decides the feasibility of `model` (its objective ignored) with a proof tracer: writes
+    /// the CNF and, whatever the answer, the proof to `trace`. The proof is not checked here.
+    fn trace(&self, model: &Model, limits: &Limits, trace: &ProofTrace) -> Result<BackendAnswer>;
+
+    /// Checks the proof that [`ProofTracing::trace`] wrote against its CNF; a proof that fails
+    /// the check is [`crate::Error::Backend`].
+    fn check(&self, cnf: &Path, proof: &Path) -> Result<()>;
+
+    /// [`ProofTracing::trace`], then [`ProofTracing::check`] when the answer is infeasible: an
+    /// infeasible answer has a checked proof.
+    fn refute(&self, model: &Model, limits: &Limits, trace: &ProofTrace) -> Result<BackendAnswer> {
+        let answer = self.trace(model, limits, trace)?;
+        if answer == BackendAnswer::Infeasible {
+            self.check(&trace.cnf, &trace.proof)?;
+        }
+        Ok(answer)
+    }
+}
+
+/// How a [`Incremental::descend`] ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Descent {
+    /// No assignment has a makespan below `below` (the solver's word): no schedule has length
+    /// ≤ `below` − 1.
+    Infeasible {
+        /// The least makespan left.
+        below: u64,
+    },
+    /// A model's makespan met the floor (a proven lower bound): nothing shorter to look for.
+    Floor,
+    /// Undecided.
+    Unknown(Unknown),
+}
+
+/// A backend that decides several horizons in one incremental solver, the clauses it learnt
+/// kept (module [`crate::exact`], "Incremental across horizons").
+pub trait Incremental: Sync {
+    /// Descends over `horizons` from the model at the last, H, of a horizon-monotone encoder
+    /// ([`crate::exact::encode::Encoder::last_step`]; `ends` = each event variable and its
+    /// last step): each assignment found, of makespan m, is handed to `found` (its values
+    /// checked against the model), and then a schedule of length ≤ m − 1 is asked for. It ends
+    /// when a makespan meets the first of `horizons` (a proven lower bound), when no shorter
+    /// schedule exists, or at the time limit. With `trace`, the session traces a proof of its
+    /// last answer (unchecked), whose CNF is the model at H with what the descent added,
+    /// marked with H ([`crate::exact::cnf::DESCENT_MARKER`]).
+    fn descend(
+        &self,
+        model: &Model,
+        ends: &[(VarId, u64)],
+        horizons: RangeInclusive<u64>,
+        limits: &Limits,
+        trace: Option<&ProofTrace>,
+        found: &mut dyn FnMut(Vec<i64>, u64),
+    ) -> Result<Descent>;
 }
 
 /// Shared by the backends: checks a raw assignment against the model and wraps it, or reports

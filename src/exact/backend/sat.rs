@@ -6,18 +6,21 @@
 //!   `objective ≤ v − 1` are added to the same (incremental) solver, until it answers
 //!   unsatisfiable (the last model is optimal) or the time runs out (the last model is
 //!   returned, not optimal).
-//! - Across horizons: [`descend`] decides the last few horizons of a search in one solver, on
-//!   the model at the largest with makespan literals ([`CnfModel::makespan`]).
+//! - Across horizons ([`Incremental`]): `descend` decides the last few horizons of a search in
+//!   one solver, on the model at the largest with makespan literals ([`CnfModel::makespan`]).
 //! - Time limit: a terminator callback that CaDiCaL polls; an interrupted solve is
 //!   [`Unknown::Timeout`].
-//! - Proofs: [`refute`] decides a model afresh with a proof tracer connected to CaDiCaL, writes
-//!   the DIMACS CNF and the ASCII LRAT proof, and accepts the answer "infeasible" only once
-//!   [`lrat::check`] (which shares nothing with CaDiCaL) has verified the proof against the CNF
-//!   (docs/spec.md §7). The tracer (`LratWriter`) renumbers CaDiCaL's clause ids: CaDiCaL
+//! - Proofs ([`ProofTracing`]): [`ProofTracing::refute`] decides a model afresh with a proof
+//!   tracer connected to CaDiCaL, writes the DIMACS CNF and the ASCII LRAT proof, and accepts
+//!   the answer "infeasible" only once [`lrat::check`] (which shares nothing with CaDiCaL) has
+//!   verified the proof against the CNF (docs/spec.md §7). The tracer (`LratWriter`) renumbers CaDiCaL's clause ids: CaDiCaL
 //!   gives ids to clauses it derives while the input is still being added, so its own ids of
 //!   input clauses are not their positions in the file, as LRAT requires.
 
-use super::{Backend, BackendAnswer, BackendKind, Limits, Unknown, accept, satisfying};
+use super::{
+    Backend, BackendAnswer, BackendKind, Descent, Incremental, Limits, ProofTrace, ProofTracing, Unknown,
+    accept, satisfying,
+};
 use crate::error::{Error, Result};
 use crate::exact::cnf::{CnfModel, DESCENT_MARKER};
 use crate::exact::ir::{Goal, Model, Sense, VarId};
@@ -128,21 +131,55 @@ impl Backend for Sat {
             }
         }
     }
+
+    fn as_proof_tracing(&self) -> Option<&dyn ProofTracing> {
+        Some(self)
+    }
+
+    fn as_incremental(&self) -> Option<&dyn Incremental> {
+        Some(self)
+    }
 }
 
-/// How a [`descend`] ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Descent {
-    /// No assignment has a makespan below `below` (the solver's word): no schedule has length
-    /// ≤ `below` − 1.
-    Infeasible {
-        /// The least makespan left.
-        below: u64,
-    },
-    /// A model's makespan met the floor (a proven lower bound): nothing shorter to look for.
-    Floor,
-    /// Undecided.
-    Unknown(Unknown),
+impl ProofTracing for Sat {
+    /// A fresh CaDiCaL that traces an ASCII LRAT proof.
+    fn trace(&self, model: &Model, limits: &Limits, trace: &ProofTrace) -> Result<BackendAnswer> {
+        let enc = CnfModel::encode(model)?;
+        std::fs::write(&trace.cnf, enc.dimacs(&trace.comment))
+            .map_err(|e| backend_error(format!("cannot write {}: {e}", trace.cnf.display())))?;
+        let mut solver = solver(limits);
+        let tracer = LratWriter::create(&trace.proof, enc.cnf.clauses.len() as i64 + 1)?;
+        let handle = solver.connect_proof_tracer(tracer, true);
+        add(&mut solver, &enc.cnf.clauses)?;
+        let answer = solver.solve().map_err(backend_error)?;
+        solver.disconnect_proof_tracer(handle).map_err(backend_error)?.finish(&trace.proof)?;
+        match answer {
+            SolverResult::Sat => accept(BackendKind::Sat, model, values(&solver, &enc)?, true),
+            SolverResult::Interrupted => Ok(BackendAnswer::Unknown(Unknown::Timeout)),
+            SolverResult::Unsat => Ok(BackendAnswer::Infeasible),
+        }
+    }
+
+    /// [`lrat::check_files`].
+    fn check(&self, cnf: &Path, proof: &Path) -> Result<()> {
+        lrat::check_files(cnf, proof)
+            .map(|_| ())
+            .map_err(|e| backend_error(format!("its proof fails the LRAT check: {e}")))
+    }
+}
+
+impl Incremental for Sat {
+    fn descend(
+        &self,
+        model: &Model,
+        ends: &[(VarId, u64)],
+        horizons: std::ops::RangeInclusive<u64>,
+        limits: &Limits,
+        trace: Option<&ProofTrace>,
+        found: &mut dyn FnMut(Vec<i64>, u64),
+    ) -> Result<Descent> {
+        descend(model, ends, (*horizons.end(), *horizons.start()), limits, trace, found)
+    }
 }
 
 /// CaDiCaL's techniques that move clauses to its extension stack (eliminated, to be restored if
@@ -159,18 +196,18 @@ const EXTENSION_STACK_TECHNIQUES: [&str; 7] =
 /// stay. It ends when a model's makespan meets `floor` (a proven lower bound), when CaDiCaL
 /// answers unsatisfiable, or at the time limit.
 ///
-/// With `trace` = (comment, CNF path, proof path), the session traces an LRAT proof; on
+/// With `trace`, the session traces an LRAT proof; on
 /// [`Descent::Infeasible`] the CNF written is the model at H, its makespan clauses and the
 /// units added (ids in that order; derived clauses are numbered from (the model's clauses) +
-/// H + 1 on, as at most H units are ever added), with `comment` and the line
+/// H + 1 on, as at most H units are ever added), with its comment and the line
 /// [`DESCENT_MARKER`]`H` on top, and the proof refutes it. The proof is not checked here.
-pub fn descend(
+fn descend(
     model: &Model,
     ends: &[(VarId, u64)],
     (horizon, floor): (u64, u64),
     limits: &Limits,
-    trace: Option<(&str, &Path, &Path)>,
-    mut found: impl FnMut(Vec<i64>, u64),
+    trace: Option<&ProofTrace>,
+    found: &mut dyn FnMut(Vec<i64>, u64),
 ) -> Result<Descent> {
     if model.contradiction().is_some() {
         return Ok(Descent::Infeasible { below: horizon + 1 });
@@ -179,7 +216,7 @@ pub fn descend(
     let (g, _) = enc.makespan(ends, horizon)?;
     let mut solver = solver(limits);
     let handle = match trace {
-        Some((_, _, proof)) => {
+        Some(ProofTrace { proof, .. }) => {
             // CaDiCaL's LRAT does not survive clauses restored from its extension stack, which
             // only these techniques fill and which an incremental session would restore.
             for option in EXTENSION_STACK_TECHNIQUES {
@@ -210,7 +247,7 @@ pub fn descend(
             SolverResult::Interrupted => break Descent::Unknown(Unknown::Timeout),
         }
     };
-    if let (Some(handle), Some((comment, cnf, proof))) = (handle, trace) {
+    if let (Some(handle), Some(ProofTrace { comment, cnf, proof })) = (handle, trace) {
         solver.disconnect_proof_tracer(handle).map_err(backend_error)?.finish(proof)?;
         if let Descent::Infeasible { .. } = answer {
             let text = enc.dimacs(&format!("{comment}\n{DESCENT_MARKER}{horizon}"));
@@ -219,17 +256,6 @@ pub fn descend(
         }
     }
     Ok(answer)
-}
-
-/// The outcome of [`refute`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Refutation {
-    /// The model is infeasible: CaDiCaL's LRAT proof was written and [`lrat::check`] accepted it.
-    Checked(lrat::Verdict),
-    /// The model is satisfiable after all (no proof exists).
-    Feasible,
-    /// Undecided.
-    Unknown(Unknown),
 }
 
 /// A CaDiCaL proof tracer that writes ASCII LRAT with the input clauses numbered 1..=m in the
@@ -326,64 +352,6 @@ impl TraceProof for LratWriter {
     }
 }
 
-/// The answer of a [`trace`]d solve.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Traced {
-    /// Satisfiable: the model values, checked against the model.
-    Feasible(Vec<i64>),
-    /// Unsatisfiable: the CNF and CaDiCaL's LRAT proof are written, not yet checked.
-    Infeasible,
-    /// Undecided.
-    Unknown(Unknown),
-}
-
-/// Decides the feasibility of `model` (its objective ignored) with a fresh CaDiCaL that traces
-/// an ASCII LRAT proof: writes the CNF to `cnf_path` (DIMACS, `comment` on top) and the proof
-/// to `proof_path`. The proof is not checked here ([`refute`] checks it).
-pub fn trace(
-    model: &Model,
-    limits: &Limits,
-    comment: &str,
-    cnf_path: &Path,
-    proof_path: &Path,
-) -> Result<Traced> {
-    let enc = CnfModel::encode(model)?;
-    std::fs::write(cnf_path, enc.dimacs(comment))
-        .map_err(|e| backend_error(format!("cannot write {}: {e}", cnf_path.display())))?;
-    let mut solver = solver(limits);
-    let tracer = LratWriter::create(proof_path, enc.cnf.clauses.len() as i64 + 1)?;
-    let handle = solver.connect_proof_tracer(tracer, true);
-    add(&mut solver, &enc.cnf.clauses)?;
-    let answer = solver.solve().map_err(backend_error)?;
-    solver.disconnect_proof_tracer(handle).map_err(backend_error)?.finish(proof_path)?;
-    Ok(match answer {
-        SolverResult::Sat => Traced::Feasible(satisfying(BackendKind::Sat, model, values(&solver, &enc)?)?),
-        SolverResult::Interrupted => Traced::Unknown(Unknown::Timeout),
-        SolverResult::Unsat => Traced::Infeasible,
-    })
-}
-
-/// Checks the proof that a [`trace`] wrote; a proof that fails the check is [`Error::Backend`].
-pub fn check_proof(cnf_path: &Path, proof_path: &Path) -> Result<lrat::Verdict> {
-    lrat::check_files(cnf_path, proof_path)
-        .map_err(|e| backend_error(format!("its proof fails the LRAT check: {e}")))
-}
-
-/// [`trace`], then [`check_proof`] when the answer is unsatisfiable.
-pub fn refute(
-    model: &Model,
-    limits: &Limits,
-    comment: &str,
-    cnf_path: &Path,
-    proof_path: &Path,
-) -> Result<Refutation> {
-    Ok(match trace(model, limits, comment, cnf_path, proof_path)? {
-        Traced::Feasible(_) => Refutation::Feasible,
-        Traced::Unknown(u) => Refutation::Unknown(u),
-        Traced::Infeasible => Refutation::Checked(check_proof(cnf_path, proof_path)?),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -394,8 +362,9 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("commsched-sat-test-{}-{name}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let (cnf, proof) = (dir.join("m.cnf"), dir.join("m.lrat"));
-        let r = refute(model, &Limits::default(), name, &cnf, &proof).unwrap();
-        assert!(matches!(r, Refutation::Checked(_)), "{r:?}");
+        let trace = ProofTrace { comment: name.into(), cnf: cnf.clone(), proof: proof.clone() };
+        let r = Sat.refute(model, &Limits::default(), &trace).unwrap();
+        assert_eq!(r, BackendAnswer::Infeasible, "{r:?}");
         let texts = (std::fs::read_to_string(&cnf).unwrap(), std::fs::read_to_string(&proof).unwrap());
         std::fs::remove_dir_all(&dir).unwrap();
         texts

@@ -64,7 +64,7 @@
 //! exact at every horizon, as above.
 
 use super::time_expanded::span;
-use super::{Encoder, EncoderEntry, Encoding, Event, Shape};
+use super::{Encoder, EncoderEntry, Encoding, Event, Shape, Variant};
 use crate::bounds::generic::{self, Job};
 use crate::exact::BackendKind;
 use crate::exact::ir::{Linear, Model, Sense, VarId};
@@ -367,16 +367,18 @@ impl Encoder for Starts {
         self.messages.as_ref().err().cloned()
     }
 
-    fn min_variables(&self, horizon: u64) -> usize {
+    fn min_variables(&self, horizon: u64, _: Variant) -> usize {
         self.messages().iter().map(|m| span(self.first_start(m), self.last_start(m, horizon))).sum()
     }
 
-    fn variables(&self, horizon: u64) -> usize {
+    fn variables(&self, horizon: u64, _: Variant) -> usize {
         let woken: usize = (1..self.nodes).map(|u| self.woken_steps(u, horizon).count()).sum();
-        self.min_variables(horizon) + self.wake_ups(horizon).len() + woken
+        self.min_variables(horizon, Variant::Full) + self.wake_ups(horizon).len() + woken
     }
 
-    fn encode(&self, horizon: u64) -> Encoding {
+    /// The one model: no variants.
+    fn encode(&self, horizon: u64, variant: Variant) -> Option<Encoding> {
+        let Variant::Full = variant else { return None };
         let kind = if self.virtual_schedule { "virtual" } else { "real" };
         let mut model = Model::new(format!(
             "bufferless start times ({kind} schedules{}{}), {} messages, horizon T = {horizon}",
@@ -418,7 +420,7 @@ impl Encoder for Starts {
             }
         }
         let shape = if self.virtual_schedule { Shape::Virtual } else { Shape::Bufferless };
-        Encoding { horizon, model, shape, events }
+        Some(Encoding { horizon, model, shape, events })
     }
 
     /// Horizon-monotone: the encoding is exact at every horizon (module documentation). A
@@ -540,11 +542,11 @@ mod tests {
     fn windows_keep_every_event_inside_the_horizon() {
         let real = chatting("ula:4", "kind = \"bufferless\"", &[(0, 3, 2)]);
         let virt = chatting("ula:4", "kind = \"bufferless\"\nvirtual = true", &[(0, 3, 2)]);
-        assert_eq!(Starts::new(&real).variables(6), 3);
-        assert_eq!(Starts::new(&virt).variables(6), 5);
-        assert_eq!(Starts::new(&real).variables(3), 0);
-        assert!(Starts::new(&real).encode(3).model.contradiction().is_some());
-        assert!(Starts::new(&real).encode(4).model.contradiction().is_none());
+        assert_eq!(Starts::new(&real).variables(6, Variant::Full), 3);
+        assert_eq!(Starts::new(&virt).variables(6, Variant::Full), 5);
+        assert_eq!(Starts::new(&real).variables(3, Variant::Full), 0);
+        assert!(Starts::new(&real).encode(3, Variant::Full).unwrap().model.contradiction().is_some());
+        assert!(Starts::new(&real).encode(4, Variant::Full).unwrap().model.contradiction().is_none());
     }
 
     /// The size guard's count is the built model's.
@@ -553,13 +555,21 @@ mod tests {
         let inst = chatting("ring:5", "kind = \"bufferless\"\nport = \"single\"", &[(0, 2, 2), (1, 4, 1)]);
         let enc = Starts::new(&inst);
         for t in [0, 2, 5, 9] {
-            assert_eq!(enc.variables(t), enc.encode(t).model.variables.len(), "T = {t}");
+            assert_eq!(
+                enc.variables(t, Variant::Full),
+                enc.encode(t, Variant::Full).unwrap().model.variables.len(),
+                "T = {t}"
+            );
         }
         let text = "problem = \"gather\"\nnetwork = \"tree:0,0,1\"\nlengths = [1, 0, 2]\n[model]\n\
                     kind = \"bufferless\"\nport = \"single\"\ngather = \"distributed\"";
         let enc = Starts::new(&parse_instance(text, "<test>", "t").unwrap());
         for t in [0, 3, 6, 10] {
-            assert_eq!(enc.variables(t), enc.encode(t).model.variables.len(), "distributed, T = {t}");
+            assert_eq!(
+                enc.variables(t, Variant::Full),
+                enc.encode(t, Variant::Full).unwrap().model.variables.len(),
+                "distributed, T = {t}"
+            );
         }
     }
 
@@ -574,7 +584,7 @@ mod tests {
                     kind = \"bufferless\"\nport = \"single\"\ngather = \"distributed\"";
         let enc = Starts::new(&parse_instance(text, "<test>", "t").unwrap());
         let busy = |t: u64| -> Vec<String> {
-            let model = enc.encode(t).model;
+            let model = enc.encode(t, Variant::Full).unwrap().model;
             model.constraints.iter().filter(|c| c.name.starts_with("busy_")).map(|c| c.name.clone()).collect()
         };
         assert_eq!(
@@ -604,7 +614,7 @@ mod tests {
         let text = "problem = \"gather\"\nnetwork = \"path:3\"\nlengths = [1, 1]\n[model]\n\
                     kind = \"bufferless\"\nport = \"single\"\ngather = \"distributed\"";
         let enc = Starts::new(&parse_instance(text, "<test>", "t").unwrap());
-        assert!(enc.encode(3).model.contradiction().is_some());
+        assert!(enc.encode(3, Variant::Full).unwrap().model.contradiction().is_some());
         let windows: Vec<(Node, Node, u64)> =
             enc.wake_ups(4).iter().map(|w| (w.to, w.from, w.start)).collect();
         assert_eq!(windows, [(1, 0, 1), (1, 0, 2), (1, 0, 3), (2, 0, 1), (2, 1, 2)]);

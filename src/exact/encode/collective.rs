@@ -38,7 +38,7 @@
 //! distance from v to the nearest target of c that does not start with it ≤ T (a relay that
 //! reaches no target in time can be deleted: the bandwidth and once rows only cap sends).
 
-use super::{Encoder, EncoderEntry, Encoding, Event, Shape};
+use super::{Encoder, EncoderEntry, Encoding, Event, Shape, Variant};
 use crate::exact::BackendKind;
 use crate::exact::ir::{Linear, Model, Sense, VarId};
 use crate::spec::{
@@ -162,15 +162,17 @@ impl Encoder for Collective<'_> {
         })
     }
 
-    fn min_variables(&self, horizon: u64) -> usize {
+    fn min_variables(&self, horizon: u64, _: Variant) -> usize {
         self.count(horizon)
     }
 
-    fn variables(&self, horizon: u64) -> usize {
+    fn variables(&self, horizon: u64, _: Variant) -> usize {
         self.count(horizon)
     }
 
-    fn encode(&self, horizon: u64) -> Encoding {
+    /// The one model: no variants.
+    fn encode(&self, horizon: u64, variant: Variant) -> Option<Encoding> {
+        let Variant::Full = variant else { return None };
         let net = &self.instance.network;
         let n = net.len();
         let mut model = Model::new(format!(
@@ -265,7 +267,7 @@ impl Encoder for Collective<'_> {
             model.constrain("budget", &Linear::sum(&rounds), Sense::Le, r as i64);
         }
         let shape = Shape::Collective { rounds: self.budget.is_some(), reversed: self.reversed };
-        Encoding { horizon, model, shape, events }
+        Some(Encoding { horizon, model, shape, events })
     }
 
     fn last_step(&self, event: &Event) -> Option<u64> {

@@ -75,9 +75,9 @@
 //! ## Symmetric witnesses (a restriction: witnesses only)
 //!
 //! On a mesh or torus whose grid rotations about the centre map the network onto itself
-//! ([`Rotations`]: by 90° on a square grid, 180° otherwise), [`Encoder::restricted`] identifies
-//! every variable with its images: x(k,(u,v),t) with x(σk,(σu,σv),t) and h(k,v,τ) with
-//! h(σk,σv,τ) for every rotation σ. The model then admits exactly the schedules that every
+//! ([`Rotations`]: by 90° on a square grid, 180° otherwise), the restricted model
+//! ([`Variant::Restricted`]) identifies every variable with its images: x(k,(u,v),t) with
+//! x(σk,(σu,σv),t) and h(k,v,τ) with h(σk,σv,τ) for every rotation σ. The model then admits exactly the schedules that every
 //! rotation maps to themselves. A rotation is an automorphism of the network that moves tokens
 //! with their origins, so windows, port rules and counting cuts are invariant under it and the
 //! restricted model is the full model plus equalities: each of its answers is a schedule of
@@ -111,7 +111,7 @@
 //! 60 s and the full model then ran out of time, where the full model alone takes 52 s.
 
 use super::time_expanded::{Held, PortRules, Rotations, UNREACHABLE, Window, bfs, every_port_rule, span};
-use super::{Encoder, EncoderEntry, Encoding, Event, Shape};
+use super::{Encoder, EncoderEntry, Encoding, Event, Shape, Variant, Variants};
 use crate::exact::BackendKind;
 use crate::exact::ir::{Linear, Model, Sense, VarId};
 use crate::spec::{Applicability, Family, Instance, Mode, Model as CommModel, PortRule, ProblemKind};
@@ -238,28 +238,39 @@ impl Encoder for Gossip<'_> {
         )
     }
 
-    fn min_variables(&self, horizon: u64) -> usize {
+    /// One variable per orbit of the rotations in the restricted model.
+    fn min_variables(&self, horizon: u64, variant: Variant) -> usize {
         // Every pair (k, v ≠ k) keeps the arc into v on a shortest path from k, in steps
         // dist(k,v) ..= T − tail(k,v), and tail(k,v) is at most v's eccentricity.
         let n = self.n();
         let reachable = |d: &u64| *d != UNREACHABLE;
         let ecc: Vec<u64> =
             self.dist.iter().map(|row| row.iter().copied().filter(reachable).max().unwrap_or(0)).collect();
-        (0..n)
+        let full: usize = (0..n)
             .flat_map(|k| (0..n).filter(move |&v| v != k).map(move |v| (k, v)))
             .map(|(k, v)| {
                 let d = self.dist[k][v];
                 if d == UNREACHABLE { 0 } else { span(d, horizon.saturating_sub(ecc[v])) }
             })
-            .sum()
+            .sum();
+        full / self.orbit(variant)
     }
 
-    fn variables(&self, horizon: u64) -> usize {
-        self.count_variables(horizon, Routes::Any)
+    /// One variable per orbit of the rotations, shortest routes only, in the restricted model.
+    fn variables(&self, horizon: u64, variant: Variant) -> usize {
+        let routes = if variant == Variant::Restricted { Routes::Shortest } else { Routes::Any };
+        self.count_variables(horizon, routes) / self.orbit(variant)
     }
 
-    fn encode(&self, horizon: u64) -> Encoding {
-        self.build(horizon, Routes::Any).0
+    /// The full model, or the restricted one: shortest routes only, and each variable
+    /// identified with its images under the grid's rotations if it has any (module
+    /// documentation, "Symmetric witnesses").
+    fn encode(&self, horizon: u64, variant: Variant) -> Option<Encoding> {
+        match variant {
+            Variant::Full => Some(self.build(horizon, Routes::Any).0),
+            Variant::Restricted => self.restricted(horizon),
+            Variant::Relaxed(_) => None,
+        }
     }
 
     /// Horizon-monotone only without the per-step counting cuts (under F1 and H1): `idle` and
@@ -271,6 +282,13 @@ impl Encoder for Gossip<'_> {
         }
     }
 
+    fn variants(&self) -> Variants {
+        Variants { restricted: self.restriction(), relaxed: &[] }
+    }
+}
+
+impl Gossip<'_> {
+    /// The schedules the restricted model keeps, in words; `None` where it is not offered.
     fn restriction(&self) -> Option<String> {
         let shortest = "send every token along shortest paths";
         match &self.rotations {
@@ -279,18 +297,7 @@ impl Encoder for Gossip<'_> {
         }
     }
 
-    /// One variable per orbit of the rotations.
-    fn restricted_min_variables(&self, horizon: u64) -> usize {
-        self.min_variables(horizon) / self.orbit()
-    }
-
-    /// One variable per orbit of the rotations, shortest routes only.
-    fn restricted_variables(&self, horizon: u64) -> usize {
-        self.count_variables(horizon, Routes::Shortest) / self.orbit()
-    }
-
-    /// The model with shortest routes only, and each variable identified with its images under
-    /// the grid's rotations if it has any (module documentation, "Symmetric witnesses").
+    /// The restricted model (module documentation, "Symmetric witnesses").
     fn restricted(&self, horizon: u64) -> Option<Encoding> {
         let label = format!("restricted to {}", self.restriction()?);
         let (mut encoding, held) = self.build(horizon, Routes::Shortest);
@@ -355,10 +362,13 @@ impl Place {
 }
 
 impl Gossip<'_> {
-    /// How many variables of the full model make one of the restricted model: the number of
-    /// rotations (1 without them).
-    fn orbit(&self) -> usize {
-        self.rotations.as_ref().map_or(1, |r| r.perms.len())
+    /// How many variables of the full model make one of `variant`'s: in the restricted model
+    /// the number of rotations (1 without them), else 1.
+    fn orbit(&self, variant: Variant) -> usize {
+        match (&self.rotations, variant) {
+            (Some(r), Variant::Restricted) => r.perms.len(),
+            _ => 1,
+        }
     }
 
     /// The variables of the model at `horizon` whose tokens take `routes`.
@@ -531,9 +541,16 @@ mod tests {
                     let inst = instance(net, rule, packet);
                     let enc = Gossip::new(&inst);
                     for t in [0, 2, 3, 7] {
-                        let built = enc.encode(t).model.variables.len();
-                        assert_eq!(enc.variables(t), built, "{net} {rule} p = {packet} T = {t}");
-                        assert!(enc.min_variables(t) <= built, "{net} {rule} p = {packet} T = {t}");
+                        let built = enc.encode(t, Variant::Full).unwrap().model.variables.len();
+                        assert_eq!(
+                            enc.variables(t, Variant::Full),
+                            built,
+                            "{net} {rule} p = {packet} T = {t}"
+                        );
+                        assert!(
+                            enc.min_variables(t, Variant::Full) <= built,
+                            "{net} {rule} p = {packet} T = {t}"
+                        );
                     }
                 }
             }
@@ -561,13 +578,14 @@ mod tests {
         let inst = instance("mesh:4x4", PortRule::HStar, 1);
         let enc = Gossip::new(&inst);
         assert_eq!(
-            enc.restriction().unwrap(),
+            enc.variants().restricted.unwrap(),
             "schedules invariant under the 4 rotations by 90° of mesh:4x4 that send every token along \
              shortest paths"
         );
-        let (full, restricted) = (enc.encode(10), enc.restricted(10).unwrap());
+        let (full, restricted) =
+            (enc.encode(10, Variant::Full).unwrap(), enc.encode(10, Variant::Restricted).unwrap());
         let (shortest, _) = enc.build(10, Routes::Shortest);
-        assert_eq!(enc.restricted_variables(10), restricted.model.variables.len());
+        assert_eq!(enc.variables(10, Variant::Restricted), restricted.model.variables.len());
         assert_eq!(enc.count_variables(10, Routes::Shortest), shortest.model.variables.len());
         assert_eq!(shortest.model.variables.len(), 4 * restricted.model.variables.len());
         assert!(shortest.model.variables.len() < full.model.variables.len());
@@ -581,7 +599,7 @@ mod tests {
         for (net, rule, packet) in [("path:4", PortRule::HStar, 1), ("mesh:3x3", PortRule::H1, 2)] {
             let inst = instance(net, rule, packet);
             assert_eq!(
-                Gossip::new(&inst).restricted(5).map(|e| e.horizon),
+                Gossip::new(&inst).encode(5, Variant::Restricted).map(|e| e.horizon),
                 None,
                 "{net} {rule} p = {packet}"
             );
@@ -596,9 +614,13 @@ mod tests {
         let inst = instance("mesh:3x4", PortRule::HStar, 1);
         let enc = Gossip::new(&inst);
         assert!(enc.rotations.is_none());
-        assert_eq!(enc.restriction().unwrap(), "schedules that send every token along shortest paths");
-        let (full, restricted) = (enc.encode(8), enc.restricted(8).unwrap());
-        assert_eq!(enc.restricted_variables(8), restricted.model.variables.len());
+        assert_eq!(
+            enc.variants().restricted.unwrap(),
+            "schedules that send every token along shortest paths"
+        );
+        let (full, restricted) =
+            (enc.encode(8, Variant::Full).unwrap(), enc.encode(8, Variant::Restricted).unwrap());
+        assert_eq!(enc.variables(8, Variant::Restricted), restricted.model.variables.len());
         assert!(restricted.model.variables.len() < full.model.variables.len());
         let away = |event: &Event| leads_away(&enc, event);
         assert_eq!(hops(&restricted), hops(&full).into_iter().filter(away).collect::<Vec<_>>());
@@ -609,7 +631,7 @@ mod tests {
                 .ends_with(", restricted to schedules that send every token along shortest paths")
         );
         let f1 = instance("mesh:3x4", PortRule::F1, 1);
-        assert_eq!(Gossip::new(&f1).restriction(), None);
+        assert_eq!(Gossip::new(&f1).variants().restricted, None);
     }
 
     /// On path(4), node 1 separates nodes 2 and 3 from token 0: it must hold token 0 two steps
@@ -635,8 +657,8 @@ mod tests {
     fn a_horizon_below_the_windows_is_a_contradiction() {
         let inst = instance("path:4", PortRule::FStar, 1);
         let enc = Gossip::new(&inst);
-        assert!(enc.encode(2).model.contradiction().is_some());
-        assert!(enc.encode(3).model.contradiction().is_none());
+        assert!(enc.encode(2, Variant::Full).unwrap().model.contradiction().is_some());
+        assert!(enc.encode(3, Variant::Full).unwrap().model.contradiction().is_none());
     }
 
     /// When the horizon meets the counting bound (2×2 mesh under H*: 4 links, 12 receipts,
@@ -646,7 +668,13 @@ mod tests {
         let inst = instance("mesh:2x2", PortRule::HStar, 1);
         let enc = Gossip::new(&inst);
         let names = |t: u64| -> Vec<String> {
-            enc.encode(t).model.constraints.iter().map(|c| c.name.clone()).collect::<Vec<_>>()
+            enc.encode(t, Variant::Full)
+                .unwrap()
+                .model
+                .constraints
+                .iter()
+                .map(|c| c.name.clone())
+                .collect::<Vec<_>>()
         };
         assert_eq!(names(3).iter().filter(|c| c.starts_with("busy_")).count(), 4 * 3);
         let four = names(4);
@@ -655,6 +683,13 @@ mod tests {
         // F1 has no channel cut.
         let f1 = instance("mesh:2x2", PortRule::F1, 1);
         let enc = Gossip::new(&f1);
-        assert!(enc.encode(3).model.constraints.iter().all(|c| !c.name.starts_with("busy_")));
+        assert!(
+            enc.encode(3, Variant::Full)
+                .unwrap()
+                .model
+                .constraints
+                .iter()
+                .all(|c| !c.name.starts_with("busy_"))
+        );
     }
 }

@@ -197,20 +197,69 @@ impl Encoding {
     }
 }
 
-/// An encoder for one instance, reused across horizons.
+/// Which model of an instance an encoder builds at a horizon: its own, or one of the variants
+/// it offers ([`Encoder::variants`]). The search reads each answer by the variant (module
+/// [`crate::exact`], "Search").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Variant {
+    /// The encoder's model: exactly the schedules it keeps, so its infeasibility is evidence.
+    Full,
+    /// The model restricted to the schedules of [`Variants::restricted`], which are easier to
+    /// find. Each of its answers decodes to a schedule of the instance (a witness, checked
+    /// like any other), but its infeasibility says nothing about the instance, so the search
+    /// only ever takes witnesses from it.
+    Restricted,
+    /// Relaxed model `i` of [`Variants::relaxed`]: a model of the instance itself, weaker than
+    /// the full one: every schedule of length ≤ T gives one of its solutions, so its
+    /// infeasibility at T is the instance's, but its solutions are never decoded (its events
+    /// need not form a schedule). It is horizon-monotone, so the search walks the relaxed
+    /// models up from the lower bound (module [`crate::exact`], "Relaxed model").
+    Relaxed(usize),
+}
+
+/// The variants an encoder offers for its instance besides [`Variant::Full`], in words.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Variants {
+    /// The schedules [`Variant::Restricted`] keeps ("schedules invariant under the 4 rotations
+    /// by 90° of mesh:4x4 that send every token along shortest paths"); `None` without a
+    /// restricted model.
+    pub restricted: Option<String>,
+    /// The relaxed models ([`Variant::Relaxed`]) as certificates name them, cheapest first;
+    /// each solution of a later one solves the earlier ones. Empty without relaxed models.
+    pub relaxed: &'static [&'static str],
+}
+
+impl Variants {
+    /// The relaxed model that certificates name `name`, if it is one of these.
+    pub fn relaxed_named(&self, name: &str) -> Option<Variant> {
+        self.relaxed.iter().position(|&model| model == name).map(Variant::Relaxed)
+    }
+}
+
+/// An encoder for one instance, reused across horizons and variants. It is asked only for
+/// [`Variant::Full`] and the variants it lists in [`Encoder::variants`].
 pub trait Encoder {
     /// `Some(reason)` when no horizon admits a schedule (an item cannot reach its target).
     fn impossible(&self) -> Option<String>;
 
+    /// The variants this encoder builds for its instance besides the full model; none (the
+    /// default) without any.
+    fn variants(&self) -> Variants {
+        Variants::default()
+    }
+
     /// A cheap lower estimate of [`Encoder::variables`] (no pruning beyond distances), used
-    /// to refuse huge instances before the pruning tables are built.
-    fn min_variables(&self, horizon: u64) -> usize;
+    /// to refuse huge instances before the pruning tables are built; the count itself (the
+    /// default) where that is cheap.
+    fn min_variables(&self, horizon: u64, variant: Variant) -> usize {
+        self.variables(horizon, variant)
+    }
 
-    /// The number of variables of the model at `horizon`.
-    fn variables(&self, horizon: u64) -> usize;
+    /// The number of variables of the model of `variant` at `horizon`.
+    fn variables(&self, horizon: u64, variant: Variant) -> usize;
 
-    /// The model at `horizon`.
-    fn encode(&self, horizon: u64) -> Encoding;
+    /// The model of `variant` at `horizon`; `None` for a variant the encoder does not offer.
+    fn encode(&self, horizon: u64, variant: Variant) -> Option<Encoding>;
 
     /// The last step that `event` occupies (its arrival), if the encoder is
     /// **horizon-monotone**: for every T < H, the assignments of the model at H whose events
@@ -221,59 +270,24 @@ pub trait Encoder {
     /// [`crate::exact`], "Search"). `None`: not horizon-monotone.
     fn last_step(&self, event: &Event) -> Option<u64>;
 
-    /// The schedules [`Encoder::restricted`] keeps, in words ("schedules invariant under the
-    /// 4 rotations by 90° of mesh:4x4 that send every token along shortest paths"); `None` (the default) when the encoder offers no
-    /// restriction for this instance.
-    fn restriction(&self) -> Option<String> {
-        None
-    }
-
     /// A relaxation of the instance (module [`crate::exact`], "Search"), if the encoder knows one.
     fn relaxation(&self) -> Option<&Relaxation> {
         None
     }
+}
 
-    /// [`Encoder::min_variables`] for the restricted model.
-    fn restricted_min_variables(&self, horizon: u64) -> usize {
-        self.min_variables(horizon)
-    }
-
-    /// [`Encoder::variables`] for the restricted model.
-    fn restricted_variables(&self, horizon: u64) -> usize {
-        self.variables(horizon)
-    }
-
-    /// The relaxed models of [`Encoder::relaxed_model`] in words, as certificates name them,
-    /// cheapest first; each solution of a later one solves the earlier ones. Empty (the
-    /// default) when the encoder has none.
-    fn relaxed(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    /// The variables of relaxed model `which` ([`Encoder::relaxed_model`]) at `horizon`.
-    fn relaxed_variables(&self, horizon: u64, which: usize) -> usize {
-        let _ = (horizon, which);
-        0
-    }
-
-    /// Relaxed model `which` of [`Encoder::relaxed`]: a model of the instance itself, weaker
-    /// than [`Encoder::encode`]: every schedule of length ≤ `horizon` gives one of its
-    /// solutions, so its infeasibility at T is the instance's, but its solutions are never
-    /// decoded (its events need not form a schedule). It is horizon-monotone, so the search
-    /// walks the relaxed models up from the lower bound (module [`crate::exact`], "Relaxed
-    /// model"). `None` (the default) without one.
-    fn relaxed_model(&self, horizon: u64, which: usize) -> Option<Encoding> {
-        let _ = (horizon, which);
-        None
-    }
-
-    /// The model at `horizon` restricted to the schedules of [`Encoder::restriction`], which
-    /// are easier to find. Each of its answers decodes to a schedule of the instance (a witness,
-    /// checked like any other), but its infeasibility says nothing about the instance, so the
-    /// search only ever takes witnesses from it. `None` (the default) without a restriction.
-    fn restricted(&self, horizon: u64) -> Option<Encoding> {
-        let _ = horizon;
-        None
+impl dyn Encoder + '_ {
+    /// The model of `variant` at `horizon`; an encoder that builds none for the full model or a
+    /// variant it lists is at fault.
+    pub fn model(&self, horizon: u64, variant: Variant) -> Result<Encoding> {
+        self.encode(horizon, variant).ok_or_else(|| Error::Backend {
+            backend: "encoder",
+            reason: match variant {
+                Variant::Full => "it built no model".into(),
+                Variant::Restricted => "it declared a restriction but built no restricted model".into(),
+                Variant::Relaxed(_) => "it declared a relaxed model but built none".into(),
+            },
+        })
     }
 }
 

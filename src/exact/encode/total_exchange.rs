@@ -45,7 +45,7 @@
 //! token its unique route; on a ring, the two directions.
 
 use super::time_expanded::{PortRules, UNREACHABLE, Window, bfs, every_port_rule, span};
-use super::{Encoder, EncoderEntry, Encoding, Event, Shape};
+use super::{Encoder, EncoderEntry, Encoding, Event, Shape, Variant};
 use crate::exact::BackendKind;
 use crate::exact::ir::{Linear, Model, Sense, VarId};
 use crate::spec::{Applicability, Instance, Mode, Model as CommModel, Packet, PortRule, ProblemKind};
@@ -158,7 +158,7 @@ impl Encoder for TotalExchange<'_> {
         })
     }
 
-    fn min_variables(&self, horizon: u64) -> usize {
+    fn min_variables(&self, horizon: u64, _: Variant) -> usize {
         // Every arc of one shortest path keeps a window of T − dist + 1 steps.
         self.packets
             .iter()
@@ -169,7 +169,7 @@ impl Encoder for TotalExchange<'_> {
             .sum()
     }
 
-    fn variables(&self, horizon: u64) -> usize {
+    fn variables(&self, horizon: u64, _: Variant) -> usize {
         let windows = self.windows();
         let moves_and_places: usize = windows
             .iter()
@@ -198,7 +198,9 @@ impl Encoder for TotalExchange<'_> {
         moves_and_places + arc_use
     }
 
-    fn encode(&self, horizon: u64) -> Encoding {
+    /// The one model: no variants.
+    fn encode(&self, horizon: u64, variant: Variant) -> Option<Encoding> {
+        let Variant::Full = variant else { return None };
         let net = &self.instance.network;
         let arcs = net.arcs();
         let t_max = horizon as usize;
@@ -259,7 +261,7 @@ impl Encoder for TotalExchange<'_> {
             ports.constrain(&mut model, &on_arc, t);
         }
         model.guide(&Linear::sum(&waits));
-        Encoding { horizon, model, shape: Shape::StoreForward, events }
+        Some(Encoding { horizon, model, shape: Shape::StoreForward, events })
     }
 
     /// Horizon-monotone: only the windows grow with T, and a shorter schedule keeps its
@@ -299,9 +301,16 @@ mod tests {
                     let inst = instance(net, rule, packet);
                     let enc = TotalExchange::new(&inst);
                     for t in [0, 3, 7] {
-                        let built = enc.encode(t).model.variables.len();
-                        assert_eq!(enc.variables(t), built, "{net} {rule} p = {packet} T = {t}");
-                        assert!(enc.min_variables(t) <= built, "{net} {rule} p = {packet} T = {t}");
+                        let built = enc.encode(t, Variant::Full).unwrap().model.variables.len();
+                        assert_eq!(
+                            enc.variables(t, Variant::Full),
+                            built,
+                            "{net} {rule} p = {packet} T = {t}"
+                        );
+                        assert!(
+                            enc.min_variables(t, Variant::Full) <= built,
+                            "{net} {rule} p = {packet} T = {t}"
+                        );
                     }
                 }
             }
@@ -333,7 +342,7 @@ mod tests {
     fn a_horizon_below_the_distance_is_a_contradiction() {
         let inst = instance("path:4", PortRule::FStar, 1);
         let enc = TotalExchange::new(&inst);
-        assert!(enc.encode(2).model.contradiction().is_some());
-        assert!(enc.encode(3).model.contradiction().is_none());
+        assert!(enc.encode(2, Variant::Full).unwrap().model.contradiction().is_some());
+        assert!(enc.encode(3, Variant::Full).unwrap().model.contradiction().is_none());
     }
 }

@@ -1,0 +1,246 @@
+//! # Product by reversal (pipelined, and in rounds where no channel binds; FT-23, FT-24)
+//!
+//! The product model has O(N³·T) variables (312k at N = 16), out of reach from N = 16 on. Two
+//! facts about time reversal ([`crate::spec::reversal`]) settle the pipelined product anyway:
+//!
+//! - **Relaxation ([`Encoder::relaxation`]): the broadcast.** Run a product of length T
+//!   backwards: a message a → b submitted in step s becomes b → a submitted in step
+//!   T + 2 − s − 2h, crossing the mirror of every channel (an up-channel becomes the same
+//!   node's down-channel, of equal capacity) in the mirror step, and swapping submissions with
+//!   receipts, so the capacity and processor rules hold. Every a_i reaches P_0 along messages
+//!   that each leave after the previous one arrives; backwards, they carry P_0's value to P_i.
+//!   Keeping only each processor's first receipt of it is a broadcast of length ≤ T. So the
+//!   product at T − 1 is infeasible when the broadcast at T − 1 is. For prefix, P_{N−1} must
+//!   form [0, N − 1]: backwards that is a broadcast from P_{N−1}, and the mirror i ↦ N − 1 − i
+//!   (a map of the fat-tree onto itself) makes it one from P_0. In rounds both hold where no
+//!   channel binds (w(2^k) ≥ 2^k below the root, as under w = n): a reversed round whose
+//!   messages all leave in its first step is a round of the same height, the processor rule
+//!   is symmetric, and no channel can carry more than its capacity
+//!   ([`crate::bounds::fat_tree::channels_never_bind`]). Where channels bind, a reversed
+//!   round may not be one (what entered a block in several steps leaves it in one), and
+//!   neither model is used.
+//! - **Restriction ([`Variant::Restricted`]): broadcasts that run backwards.** Backwards, a
+//!   broadcast is a product with a non-commutative ⋆ when every processor's subtree in the
+//!   tree of first receipts is an index range: P_v sends its subtree's range once all its
+//!   children's ranges have arrived. Forwards again after that, each message carrying the
+//!   prefix before its range, it is a prefix of twice its length (the sweeps of
+//!   [`crate::spec::reversal::prefix_sweeps`]; the prefix's restricted model at T is the
+//!   broadcast's at ⌊T/2⌋). The model is the broadcast model ([`super::broadcast`])
+//!   without `left_first` (a swap of two children breaks ranges) plus `d_{u}_{v}` ∈ {0,1} for
+//!   u, v ≠ 0 (u is a proper ancestor of v; P_0 is everyone's) and
+//!   `ancestor_parent`: x(u, v, ·) ⇒ d(u, v); `ancestor_down`/`ancestor_up`: when w ≠ u sends
+//!   v its value, d(u, v) = d(u, w) (so d is exactly the ancestry, by induction on the step in
+//!   which v gets the value); `range`: d(u, v) ⇒ d(u, w) for the w next to v towards u (every
+//!   subtree is a range). Its witnesses decode backwards ([`Shape::ReversedBroadcast`]) and are
+//!   checked as products; its infeasibility proves nothing.
+//!
+//! The search certifies the broadcast first and asks the restricted model for a witness at
+//! its optimum: at N = 16 and 32, under w = 1, log n + 1 and n, there is one every time, so the
+//! product's optimum is the broadcast's (docs/results.md, "Fat-tree exact optima"). For prefix the sweeps
+//! only bound the optimum from above. In rounds under w = n the broadcast's round-model optimum
+//! is already a bound of the instance's own (`bounds::fat_tree`), which the product algorithm's
+//! 20 meets on fat-tree:16; on fat-tree:32 (26) the restricted model found nothing shorter
+//! than 28 in 12 minutes.
+//!
+
+use super::{FatTreeBroadcast, Traffic, Tree};
+use crate::exact::encode::{Encoder, Encoding, Event, Relaxation, Shape, Variant};
+use crate::exact::ir::{Linear, Model, Sense, VarId};
+use crate::spec::{Instance, Model as CommModel, Problem};
+use std::collections::BTreeMap;
+
+/// The models of a product or prefix by time reversal (module documentation), where reversal
+/// keeps the rules: pipelined, and in rounds where no channel binds.
+pub(super) struct Reversal {
+    /// The restricted model: the broadcasts that run backwards.
+    broadcasts: FatTreeBroadcast,
+    /// The broadcast on the same fat-tree.
+    relaxation: Option<Relaxation>,
+    /// Whether the instance is a prefix (else a product).
+    prefix: bool,
+    /// How the restricted model's answers decode.
+    shape: Shape,
+}
+
+impl Reversal {
+    /// The reversal of the product or prefix `instance` on `tree`, or `None` where a reversed
+    /// round need not be a round.
+    pub(super) fn of(instance: &Instance, tree: &Tree, prefix: bool) -> Option<Self> {
+        let reverses = !tree.rounds
+            || matches!(&instance.model, CommModel::FatTree { capacity, .. }
+                if crate::bounds::fat_tree::channels_never_bind(tree.n as u64, capacity));
+        if !reverses {
+            return None;
+        }
+        let relaxation = Instance::new(
+            format!("{}~broadcast", instance.name),
+            instance.network.clone(),
+            Problem::Broadcast,
+            instance.model.clone(),
+            instance.ring_tie,
+            "<relaxation>",
+        )
+        .ok()
+        .map(|instance| Relaxation { name: "the broadcast it reverses into (FT-24)", instance });
+        let shape = Shape::ReversedBroadcast { processors: tree.n, prefix, rounds: tree.rounds };
+        Some(Self { broadcasts: FatTreeBroadcast::reversible(tree.clone()), relaxation, prefix, shape })
+    }
+
+    /// The broadcast the instance reverses into.
+    pub(super) fn relaxation(&self) -> Option<&Relaxation> {
+        self.relaxation.as_ref()
+    }
+
+    /// The schedules of the restricted model, in words.
+    pub(super) fn restriction(&self) -> String {
+        if self.prefix {
+            "the up- and down-sweeps of a broadcast whose every subtree is an index range".into()
+        } else {
+            "broadcasts run backwards, each subtree an index range".into()
+        }
+    }
+
+    /// The horizon of the reversible broadcast behind a restricted witness of length ≤ `horizon`:
+    /// the product is the broadcast backwards, the prefix that and the broadcast again.
+    fn broadcast_horizon(&self, horizon: u64) -> u64 {
+        if self.prefix { horizon / 2 } else { horizon }
+    }
+
+    /// The variables of the restricted model at `horizon`.
+    pub(super) fn variables(&self, horizon: u64) -> usize {
+        self.broadcasts.variables(self.broadcast_horizon(horizon), Variant::Full)
+    }
+
+    /// The restricted model at `horizon`: the reversible broadcasts at `horizon` decoded
+    /// backwards into products; for prefix, those at ⌊horizon / 2⌋ decoded into their two
+    /// sweeps.
+    pub(super) fn encode(&self, horizon: u64) -> Option<Encoding> {
+        let encoding = self.broadcasts.encode(self.broadcast_horizon(horizon), Variant::Full)?;
+        Some(Encoding { shape: self.shape, horizon, ..encoding })
+    }
+}
+
+/// `ancestor` and `range` rows (module documentation): d(u, v) is whether u is a proper
+/// ancestor of v in the tree of first receipts (the messages of `traffic`), and every
+/// subtree is an index range.
+pub(super) fn constrain_ranges(tree: &Tree, model: &mut Model, traffic: &Traffic) {
+    let n = tree.n;
+    // The x of every message from a to b, by (a, b).
+    let mut parents: BTreeMap<(usize, usize), Vec<VarId>> = BTreeMap::new();
+    for &(x, event) in &traffic.events {
+        if let Event::Send(s) = event {
+            parents.entry((s.from, s.to)).or_default().push(x);
+        }
+    }
+    let parent = |a: usize, b: usize| parents.get(&(a, b)).map_or_else(Linear::new, |xs| Linear::sum(xs));
+    let mut d = vec![vec![None; n]; n];
+    for (u, v) in tree.pairs(Some(0)).filter(|&(u, _)| u != 0) {
+        d[u][v] = Some(model.bool_var(format!("d_{u}_{v}")));
+    }
+    // d(u, w) as a linear term: P_0 is every processor's ancestor and nobody's descendant.
+    let anc = |u: usize, w: usize| match d[u][w] {
+        Some(var) => Linear::sum(&[var]),
+        None => {
+            let mut c = Linear::new();
+            c.add_constant(i64::from(u == 0 && w != 0));
+            c
+        }
+    };
+    for (u, v) in tree.pairs(Some(0)).filter(|&(u, _)| u != 0) {
+        let mut row = parent(u, v);
+        row.add_scaled(-1, &anc(u, v));
+        model.constrain(format!("ancestor_parent_{u}_{v}"), &row, Sense::Le, 0);
+        // v's parent w ≠ u: u is an ancestor of v exactly when it is one of w.
+        for w in (0..n).filter(|&w| w != u && w != v) {
+            for (side, sign) in [("down", 1), ("up", -1)] {
+                if w == 0 && sign < 0 {
+                    continue; // d(u, 0) = 0: nothing to bring up
+                }
+                let mut row = parent(w, v);
+                row.add_scaled(sign, &anc(u, v));
+                row.add_scaled(-sign, &anc(u, w));
+                model.constrain(format!("ancestor_{side}_{u}_{w}_{v}"), &row, Sense::Le, 1);
+            }
+        }
+        // A descendant v of u brings every processor between them.
+        let between = if v > u { v - 1 } else { v + 1 };
+        if between != u {
+            let mut row = anc(u, v);
+            row.add_scaled(-1, &anc(u, between));
+            model.constrain(format!("range_{u}_{v}"), &row, Sense::Le, 0);
+        }
+    }
+}
+
+#[cfg(all(test, any(feature = "smt", feature = "sat")))]
+mod tests {
+    use super::*;
+    use crate::exact::encode::fat_tree::FatTreeCombine;
+    use crate::exact::encode::fat_tree::tests::fat_tree;
+
+    /// The product's restricted model (module documentation, "Product by reversal") on
+    /// fat-tree:4 and fat-tree:8 under w = 1, log n + 1 and n, and in rounds under w = n: it is
+    /// feasible at the broadcast's optimum (5 and 8; in rounds 6 and 12), every `d` of its
+    /// solution is the ancestry of the decoded broadcast's tree, and the decoded product is
+    /// accepted by the checker with that length; the prefix's restricted model at twice it
+    /// decodes into a checked prefix of twice it. In rounds where channels bind there is none.
+    #[test]
+    fn reversible_broadcasts_reach_the_broadcast_optimum_and_decode_to_products() {
+        use crate::checker::{Producer, accept};
+        use crate::exact::backend::{BackendAnswer, Limits};
+        let backend = crate::exact::default_backend().backend().unwrap();
+        let pipelined = [(4, 5), (8, 8)].into_iter().flat_map(|(n, optimum)| {
+            ["const:1", "log+1", "pow:1"].map(|capacity| (n, capacity, false, optimum))
+        });
+        // In rounds where no channel binds: the round-model optima 6 and 12.
+        let in_rounds = [(4, "pow:1", true, 6), (8, "pow:1", true, 12)];
+        for (n, capacity, rounds, optimum) in pipelined.chain(in_rounds) {
+            let product = fat_tree("product", n, capacity, rounds);
+            let encoder = FatTreeCombine::new(&product);
+            let encoding = encoder.encode(optimum, Variant::Restricted).unwrap();
+            assert_eq!(encoder.variables(optimum, Variant::Restricted), encoding.model.variables.len());
+            let BackendAnswer::Feasible(assignment) =
+                backend.solve(&encoding.model, &Limits::default()).unwrap()
+            else {
+                panic!("N = {n}, {capacity}: no reversible broadcast of length {optimum}");
+            };
+            let values = &assignment.values;
+            // The broadcast's tree from the x set to 1, and its ancestry.
+            let mut parent = vec![None; n];
+            for &(var, event) in &encoding.events {
+                if let (1, Event::Send(s)) = (values[var.index()], event) {
+                    parent[s.to] = Some(s.from);
+                }
+            }
+            for (var, v) in encoding.model.variables.iter().zip(values) {
+                if let Some(rest) = var.name.strip_prefix("d_") {
+                    let (u, w) = rest.split_once('_').unwrap();
+                    let (u, w): (usize, usize) = (u.parse().unwrap(), w.parse().unwrap());
+                    let ancestors: Vec<usize> = std::iter::successors(parent[w], |&p| parent[p]).collect();
+                    assert_eq!(*v == 1, ancestors.contains(&u), "N = {n}, {capacity}: {}", var.name);
+                }
+            }
+            let checked = accept(&product, encoding.decode(values), Producer::Exact("test")).unwrap();
+            assert_eq!(checked.length(), optimum, "N = {n}, {capacity}");
+            // The prefix's restricted model at 2T is the same broadcast model at T, and its
+            // witness decodes into the two sweeps.
+            let prefix = Instance { problem: Problem::Prefix, ..product.clone() };
+            let encoder = FatTreeCombine::new(&prefix);
+            let encoding = encoder.encode(2 * optimum, Variant::Restricted).unwrap();
+            assert_eq!(encoding.model.variables.len(), encoder.variables(2 * optimum, Variant::Restricted));
+            let BackendAnswer::Feasible(assignment) =
+                backend.solve(&encoding.model, &Limits::default()).unwrap()
+            else {
+                panic!("N = {n}, {capacity}: no reversible broadcast of length {optimum}");
+            };
+            let checked =
+                accept(&prefix, encoding.decode(&assignment.values), Producer::Exact("test")).unwrap();
+            assert_eq!(checked.length(), 2 * optimum, "prefix, N = {n}, {capacity}");
+        }
+        // Where channels bind, a reversed round need not be a round: no restricted model.
+        for capacity in ["const:1", "log+1"] {
+            let product = FatTreeCombine::new(&fat_tree("product", 8, capacity, true));
+            assert!(product.variants().restricted.is_none() && product.relaxation().is_none(), "{capacity}");
+        }
+    }
+}

@@ -1,0 +1,113 @@
+//! One horizon decided by one model (module [`crate::exact`], "Search"): the size guard first,
+//! then the model built and decided on a thread of its own under a deadline, and a feasible
+//! answer's witness checked.
+
+use super::Search;
+use crate::checker::{Producer, accept};
+use crate::error::{Error, Result};
+use crate::exact::backend::{Aim, Backend, BackendAnswer, Limits, ProofTrace, Unknown};
+use crate::exact::encode::{self, Encoding, Variant};
+use crate::exact::{Decision, StopReason};
+use std::time::Duration;
+
+/// The backend call's limits for a model of `variant`: only a relaxed model is asked for a
+/// refutation.
+pub(super) fn limits(variant: Variant, time: Option<Duration>) -> Limits {
+    let aim = if matches!(variant, Variant::Relaxed(_)) { Aim::Refutation } else { Aim::Witness };
+    Limits { time, aim }
+}
+
+/// The backend's answer on a probe's model. With a trace (a backend that traces proofs), the
+/// CNF and its proof are written there, unchecked until the horizon turns out to be the
+/// certificate's.
+fn answer(
+    solver: &dyn Backend,
+    model: &crate::exact::ir::Model,
+    limits: &Limits,
+    trace: Option<&ProofTrace>,
+) -> Result<BackendAnswer> {
+    match (solver.as_proof_tracing(), trace) {
+        (Some(tracing), Some(trace)) => tracing.trace(model, limits, trace),
+        _ => solver.solve(model, limits),
+    }
+}
+
+impl Search<'_> {
+    /// Decides horizon T in the model of `variant`; the witness of a feasible answer is checked
+    /// here. A restricted probe gets half of the time left, and traces no proof (its
+    /// infeasibility is no evidence).
+    pub(in crate::exact) fn probe(&self, horizon: u64, variant: Variant) -> Result<Decision> {
+        let variables = self.encoder.variables(horizon, variant);
+        if variables > self.max_variables {
+            return Ok(Decision::Unknown(StopReason::SizeGuard { variables, limit: self.max_variables }));
+        }
+        let time = match self.time_left() {
+            Ok(t) if variant == Variant::Restricted => t.map(|t| t / 2),
+            Ok(t) => t,
+            Err(stop) => return Ok(Decision::Unknown(stop)),
+        };
+        let trace = self.traced(horizon, variant).filter(|_| !self.untraced_probes);
+        let traces = trace.is_some();
+        let (encoding, answer) = match time {
+            None => {
+                let encoding = self.encoder.model(horizon, variant)?;
+                let answer = answer(self.solver, &encoding.model, &limits(variant, time), trace.as_ref())?;
+                (encoding, answer)
+            }
+            Some(budget) => match self.abandonable_probe(horizon, variant, budget, trace) {
+                Some(result) => result?,
+                None => return Ok(Decision::Unknown(StopReason::Timeout)),
+            },
+        };
+        if answer != BackendAnswer::Infeasible && traces {
+            self.discard(horizon);
+        }
+        Ok(match answer {
+            // A relaxed model's solution is no schedule, and no evidence either way.
+            BackendAnswer::Feasible(_) if matches!(variant, Variant::Relaxed(_)) => {
+                Decision::Unknown(StopReason::BackendUnknown {
+                    reason: "the relaxed model is feasible".into(),
+                })
+            }
+            BackendAnswer::Feasible(assignment) => {
+                let witness = encoding.decode(&assignment.values);
+                let checked = accept(self.instance, witness, Producer::Exact(self.backend.name()))?;
+                if checked.length() > horizon {
+                    return Err(Error::Backend {
+                        backend: self.backend.name(),
+                        reason: format!("its witness has length {} at horizon {horizon}", checked.length()),
+                    });
+                }
+                Decision::Feasible(checked)
+            }
+            BackendAnswer::Infeasible => Decision::Infeasible,
+            BackendAnswer::Unknown(Unknown::Timeout) => Decision::Unknown(StopReason::Timeout),
+            BackendAnswer::Unknown(Unknown::Other(r)) => {
+                Decision::Unknown(StopReason::BackendUnknown { reason: r })
+            }
+        })
+    }
+
+    /// Encodes and solves horizon T on a thread of its own, waiting at most `budget` (module
+    /// [`crate::exact`], "Search"); `None` when the budget runs out first.
+    fn abandonable_probe(
+        &self,
+        horizon: u64,
+        variant: Variant,
+        budget: Duration,
+        trace: Option<ProofTrace>,
+    ) -> Option<Result<(Encoding, BackendAnswer)>> {
+        let (instance, solver) = (self.instance.clone(), self.solver);
+        let (send, receive) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let result = encode::encoder_for(&instance).and_then(|(_, encoder)| {
+                let encoding = encoder.model(horizon, variant)?;
+                let answer = answer(solver, &encoding.model, &limits(variant, Some(budget)), trace.as_ref())?;
+                Ok((encoding, answer))
+            });
+            // The receiver is gone when the probe was abandoned; its answer is not needed then.
+            let _ = send.send(result);
+        });
+        receive.recv_timeout(budget).ok()
+    }
+}
