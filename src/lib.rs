@@ -39,6 +39,7 @@ pub mod compare;
 pub mod draw;
 pub mod error;
 pub mod exact;
+pub mod generate;
 pub mod heuristics;
 pub mod names;
 pub mod proof;
