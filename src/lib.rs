@@ -40,6 +40,7 @@ pub mod draw;
 pub mod error;
 pub mod exact;
 pub mod folder;
+pub mod generate;
 pub mod heuristics;
 pub mod msccl;
 pub mod names;

@@ -52,7 +52,7 @@
 //!   band of rows and of columns of a mesh/torus/ESM (cyclic on a torus), every edge of a tree.
 
 use super::Bound;
-use crate::spec::{Family, Instance, Message, Mode, Model, Network, Node, Port, PortRule};
+use crate::spec::{Instance, Message, Mode, Model, Network, Node, Port, PortRule};
 
 /// One job on a resource: `work` units, the first no earlier than step `release`, and at
 /// least `tail` more steps of schedule after its last unit.
@@ -275,7 +275,7 @@ pub fn cut_capacity(network: &Network, inside: &[bool], rule: PortRule) -> CutCa
 
 /// Steps needed to move `out` tokens out of and `inn` tokens into a set with capacity `cap`,
 /// p tokens per packet; `None` when tokens must cross where nothing can (infeasible instance).
-fn crossing_steps(out: u64, inn: u64, cap: CutCapacity, p: u64) -> Option<u64> {
+pub(super) fn crossing_steps(out: u64, inn: u64, cap: CutCapacity, p: u64) -> Option<u64> {
     let (po, pi) = (out.div_ceil(p), inn.div_ceil(p));
     let ratio = |x: u64, c: u64| {
         if x == 0 {
@@ -296,8 +296,6 @@ fn all_distances(network: &Network) -> Vec<Vec<usize>> {
 
 /// Work budget (arc visits) for the separator searches of the port bound.
 const SEPARATOR_BUDGET: usize = 50_000_000;
-/// Work budget (cut × (arcs + blocks)) for enumerating every interval cut.
-const CUT_BUDGET: usize = 50_000_000;
 
 /// `reach[s][d]`: whether d is reachable from s without passing through v.
 fn reach_without(out: &[Vec<Node>], v: Node) -> Vec<Vec<bool>> {
@@ -417,7 +415,7 @@ pub fn store_forward(instance: &Instance) -> Vec<Bound> {
         format!("per node and side, {transit_note} released at their hop distance, release/tail bound"),
     ));
 
-    if let Some((value, family)) = cut_bound(instance, &pairs, rule, mode, p) {
+    if let Some((value, family)) = super::cuts::cut_bound(instance, &pairs, rule, mode, p) {
         out.push(Bound::new(
             "cut",
             None,
@@ -537,170 +535,6 @@ fn port_bounds(
         }
     }
     (port, port_dist, transit)
-}
-
-/// A partition of the nodes into consecutive blocks (nodes of a line, rows or columns), whose
-/// intervals (cyclic when `cyclic`) are the cuts tried.
-struct Blocks {
-    of: Vec<usize>,
-    count: usize,
-    cyclic: bool,
-    what: &'static str,
-}
-
-fn block_families(network: &Network) -> Vec<Blocks> {
-    let n = network.len();
-    let line = |cyclic, what| Blocks { of: (0..n).collect(), count: n, cyclic, what };
-    let grid = |r: usize, c: usize, cyclic: bool| {
-        vec![
-            Blocks { of: (0..n).map(|x| x / c).collect(), count: r, cyclic, what: "row bands" },
-            Blocks { of: (0..n).map(|x| x % c).collect(), count: c, cyclic, what: "column bands" },
-        ]
-    };
-    match *network.family() {
-        Family::Ula(_) | Family::Path(_) => vec![line(false, "intervals of the line")],
-        Family::Ring(_) | Family::URing(_) => vec![line(true, "cyclic intervals of the ring")],
-        Family::Mesh(r, c) => grid(r, c, false),
-        Family::Esm(k) => grid(k, k, false),
-        Family::Torus(r, c) => grid(r, c, true),
-        Family::Tree(_) | Family::FatTree(_) | Family::Graph(_) => Vec::new(),
-    }
-}
-
-/// The best cut bound over the family cuts of the network, with a description of the cuts.
-fn cut_bound(
-    instance: &Instance,
-    pairs: &[(Node, Node)],
-    rule: PortRule,
-    mode: Mode,
-    p: u64,
-) -> Option<(u64, String)> {
-    let net = &instance.network;
-    let n = net.len();
-    let mut best: Option<u64> = None;
-    let mut families = Vec::new();
-    let mut consider = |inside: &[bool], out: u64, inn: u64| {
-        if let Some(s) = crossing_steps(out, inn, cut_capacity(net, inside, rule), p) {
-            best = Some(best.map_or(s, |b| b.max(s)));
-        }
-    };
-    if let Family::Tree(parent) = net.family() {
-        // Each tree edge {parent(v), v} cuts off the subtree of v (parents are numbered below
-        // their children).
-        for v in 1..n {
-            let mut inside = vec![false; n];
-            inside[v] = true;
-            for x in v + 1..n {
-                inside[x] = inside[parent[x]];
-            }
-            let (out, inn) = flows(&inside, pairs, mode);
-            consider(&inside, out, inn);
-        }
-        families.push("every tree edge".to_string());
-    }
-    for blocks in block_families(net) {
-        let b = blocks.count;
-        let mut members = vec![Vec::new(); b];
-        for x in 0..n {
-            members[blocks.of[x]].push(x);
-        }
-        // a[x][y]: demanded tokens from block x to block y (move mode).
-        let mut a = vec![vec![0u64; b]; b];
-        if mode == Mode::Move {
-            for &(s, d) in pairs {
-                a[blocks.of[s]][blocks.of[d]] += 1;
-            }
-        }
-        let row: Vec<u64> = a.iter().map(|r| r.iter().sum()).collect();
-        let col: Vec<u64> = (0..b).map(|y| a.iter().map(|r| r[y]).sum()).collect();
-        let all = b * b * (net.arcs().len() + b) <= CUT_BUDGET;
-        let starts: Vec<usize> = if blocks.cyclic || all { (0..b).collect() } else { vec![0] };
-        // Move mode only: copy mode counts nodes, not tokens.
-        let inner = (mode == Mode::Move).then(|| IntervalSums::new(&a, blocks.cyclic));
-        for start in starts {
-            let mut inside = vec![false; n];
-            let (mut rows, mut cols, mut size) = (0u64, 0u64, 0u64);
-            let longest = if blocks.cyclic { b - 1 } else { b - start };
-            for len in 1..=longest {
-                let y = (start + len - 1) % b;
-                rows += row[y];
-                cols += col[y];
-                size += members[y].len() as u64;
-                for &x in &members[y] {
-                    inside[x] = true;
-                }
-                if size as usize == n {
-                    break;
-                }
-                let wanted = all || !blocks.cyclic || len == b / 2 || len == b.div_ceil(2);
-                if !wanted {
-                    continue;
-                }
-                let (out, inn) = match &inner {
-                    Some(sums) => {
-                        let inner = sums.sum(start, len);
-                        (rows - inner, cols - inner)
-                    }
-                    None => (size, n as u64 - size),
-                };
-                consider(&inside, out, inn);
-            }
-        }
-        families.push(if all {
-            format!("every {}", blocks.what)
-        } else if blocks.cyclic {
-            format!("halves ({})", blocks.what)
-        } else {
-            format!("prefixes ({})", blocks.what)
-        });
-    }
-    best.map(|v| (v, families.join(", ")))
-}
-
-/// Sums of a block matrix over the square of an interval of blocks, in O(1) each after an
-/// O(b²) table of 2D prefix sums; the interval may wrap around when the blocks are cyclic
-/// (the table then covers the matrix doubled in both directions).
-struct IntervalSums {
-    b: usize,
-    /// `prefix[i][j]`: the sum of `a[x mod b][y mod b]` over x < i, y < j.
-    prefix: Vec<Vec<u64>>,
-}
-
-impl IntervalSums {
-    fn new(a: &[Vec<u64>], cyclic: bool) -> Self {
-        let b = a.len();
-        let m = if cyclic { 2 * b } else { b };
-        let mut prefix = vec![vec![0u64; m + 1]; m + 1];
-        for i in 0..m {
-            for j in 0..m {
-                prefix[i + 1][j + 1] = a[i % b][j % b] + prefix[i][j + 1] + prefix[i + 1][j] - prefix[i][j];
-            }
-        }
-        Self { b, prefix }
-    }
-
-    /// Σ a[x][y] over x, y in the `len` blocks from `start` on (modulo b when cyclic).
-    fn sum(&self, start: usize, len: usize) -> u64 {
-        let (lo, hi) = (start, start + len);
-        debug_assert!(hi < self.prefix.len() && len <= self.b, "the interval fits the table");
-        let p = &self.prefix;
-        p[hi][hi] + p[lo][lo] - p[lo][hi] - p[hi][lo]
-    }
-}
-
-/// Tokens that must leave and enter the node set `inside`.
-fn flows(inside: &[bool], pairs: &[(Node, Node)], mode: Mode) -> (u64, u64) {
-    match mode {
-        Mode::Move => pairs.iter().fold((0, 0), |(o, i), &(s, d)| match (inside[s], inside[d]) {
-            (true, false) => (o + 1, i),
-            (false, true) => (o, i + 1),
-            _ => (o, i),
-        }),
-        Mode::Copy => {
-            let size = inside.iter().filter(|&&x| x).count() as u64;
-            (size, inside.len() as u64 - size)
-        }
-    }
 }
 
 #[cfg(test)]

@@ -22,13 +22,14 @@
 
 pub mod chatting;
 pub mod collective;
+mod cuts;
 pub mod fat_tree;
 pub mod generic;
 pub mod gossip;
 pub mod scatter_gather;
 pub mod total_exchange;
 
-use crate::spec::{Instance, Model, Problem};
+use crate::spec::{Instance, ModelKind};
 use serde::{Deserialize, Serialize};
 
 /// A lower bound on the length (SPEC steps) of every admissible schedule of an instance.
@@ -61,8 +62,9 @@ impl Bound {
 /// hypotheses hold, plus the generic bounds of its model.
 pub fn lower_bounds(instance: &Instance) -> Vec<Bound> {
     let mut out = Vec::new();
-    match (&instance.problem, &instance.model) {
-        (Problem::Chatting(_) | Problem::Scatter(_) | Problem::Gather(_), Model::Bufferless { .. }) => {
+    // A validated instance's model is its problem's (`ProblemKind::model`).
+    match instance.problem.kind().model() {
+        ModelKind::Bufferless => {
             // A validated instance always resolves its messages; a failure yields no bound
             // rather than a panic.
             let Ok(messages) = instance.messages() else { return out };
@@ -70,16 +72,15 @@ pub fn lower_bounds(instance: &Instance) -> Vec<Bound> {
             out.extend(scatter_gather::bounds(instance, &messages));
             out.extend(generic::bufferless(instance, &messages));
         }
-        (Problem::TotalExchange(_) | Problem::Gossip, Model::StoreForward { .. }) => {
+        ModelKind::StoreForward(_) => {
             out.extend(total_exchange::bounds(instance));
             out.extend(gossip::bounds(instance));
             out.extend(generic::store_forward(instance));
         }
-        (Problem::Broadcast | Problem::Product | Problem::Prefix, Model::FatTree { .. }) => {
+        ModelKind::FatTree => {
             out.extend(fat_tree::bounds(instance));
         }
-        (Problem::Collective(_), Model::Collective { .. }) => out.extend(collective::bounds(instance)),
-        _ => {}
+        ModelKind::Collective => out.extend(collective::bounds(instance)),
     }
     out
 }

@@ -43,7 +43,7 @@
 //! modes), with per-step stamp arrays for the arc, link and port rules.
 
 use super::{Metrics, Rule, Verdict, Violation};
-use crate::spec::{Instance, Mode, Model, Network, Node, PortRule, Problem, Transmission};
+use crate::spec::{Instance, Mode, Model, ModelKind, Network, Node, PortRule, Transmission};
 use std::fmt::Write as _;
 
 /// A step or a token position that never happened.
@@ -63,17 +63,19 @@ pub fn check(instance: &Instance, steps: &[Vec<Transmission>]) -> Verdict {
     if steps.len() >= NEVER as usize {
         return bad_entry(format!("has {} steps, more than the checker counts", steps.len()));
     }
-    match (&instance.problem, mode) {
-        (Problem::TotalExchange(_), Mode::Move) => {
-            replay(instance, rule, packet, steps, Moved::new(instance))
-        }
-        (Problem::Gossip, Mode::Copy) => {
+    // The problem fixes the mode (`ProblemKind::model`): total exchange moves, gossip copies.
+    if instance.problem.kind().model() != ModelKind::StoreForward(mode) {
+        let p = &instance.problem;
+        return bad_entry(format!(
+            "cannot be checked: problem `{p}` is not a store-and-forward problem in {mode:?} mode"
+        ));
+    }
+    match mode {
+        Mode::Move => replay(instance, rule, packet, steps, Moved::new(instance)),
+        Mode::Copy => {
             let n = instance.network.len();
             replay(instance, rule, packet, steps, Copied::new(n, steps))
         }
-        (p, m) => bad_entry(format!(
-            "cannot be checked: problem `{p}` is not a store-and-forward problem in {m:?} mode"
-        )),
     }
 }
 

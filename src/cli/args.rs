@@ -465,3 +465,28 @@ pub struct GenArgs {
     #[arg(long)]
     pub routes: Option<String>,
 }
+
+impl GenArgs {
+    /// The library's request for these flags.
+    pub fn request(&self) -> commsched::generate::Request {
+        let g = self.clone();
+        commsched::generate::Request {
+            problem: g.problem,
+            network: g.network,
+            name: g.name,
+            rule: g.rule,
+            packet: g.packet,
+            port: g.port,
+            virtual_schedule: g.r#virtual,
+            distributed: g.distributed,
+            capacity: g.capacity,
+            rounds: g.rounds,
+            chunks: g.chunks,
+            root: g.root,
+            ring_tie: g.ring_tie,
+            lengths: g.lengths,
+            messages: g.messages,
+            routes: g.routes,
+        }
+    }
+}

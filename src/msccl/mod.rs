@@ -35,7 +35,8 @@ use crate::checker::Violation;
 use crate::error::{Error, InputError, Result};
 use crate::spec::io;
 use crate::spec::{
-    Collective, CollectiveKind, Instance, Mode, Model, Network, Problem, RingTie, Schedule, Transmission,
+    Collective, CollectiveKind, Instance, Mode, Model, ModelKind, Network, Problem, RingTie, Schedule,
+    Transmission,
 };
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
@@ -44,10 +45,10 @@ use std::path::Path;
 /// The collective an instance maps to: `alltoall` (total exchange, move mode) or `allgather`
 /// (gossip, copy mode); `None` for everything else.
 pub fn collective(inst: &Instance) -> Option<&'static str> {
-    match (&inst.problem, &inst.model) {
-        (Problem::TotalExchange(_), Model::StoreForward { mode: Mode::Move, .. }) => Some("alltoall"),
-        (Problem::Gossip, Model::StoreForward { mode: Mode::Copy, .. }) => Some("allgather"),
-        _ => None,
+    match inst.problem.kind().model() {
+        ModelKind::StoreForward(Mode::Move) => Some("alltoall"),
+        ModelKind::StoreForward(Mode::Copy) => Some("allgather"),
+        ModelKind::Bufferless | ModelKind::FatTree | ModelKind::Collective => None,
     }
 }
 
@@ -71,11 +72,11 @@ impl Layout {
     /// The layout of an instance, or why it has none.
     fn of(inst: &Instance) -> std::result::Result<Self, String> {
         let n = inst.network.len();
-        match (&inst.problem, &inst.model) {
-            (Problem::TotalExchange(_), Model::StoreForward { mode: Mode::Move, .. }) => {
+        match (&inst.problem, inst.problem.kind().model()) {
+            (_, ModelKind::StoreForward(Mode::Move)) => {
                 Ok(Layout { alltoall: true, tokens_by_source: true, n, c: 1 })
             }
-            (Problem::Gossip, Model::StoreForward { mode: Mode::Copy, .. }) => {
+            (_, ModelKind::StoreForward(Mode::Copy)) => {
                 Ok(Layout { alltoall: false, tokens_by_source: false, n, c: 1 })
             }
             (Problem::Collective(c), _)

@@ -91,7 +91,7 @@ mod tests {
     const TE_ON_PATHS: Applicability = Applicability {
         problems: &[ProblemKind::TotalExchange],
         models: &[ModelClass::StoreForward { rule: PortRule::FStar, mode: Mode::Move }],
-        families: &[FamilyKind::Path],
+        families: &[FamilyKind::PATH],
         refine: None,
         model_note: "",
     };

@@ -2,9 +2,10 @@
 //! names the file, the field and the reason.
 
 use super::capacity::Capacity;
+use super::collective::{Collective, CollectiveKind};
 use super::model::{GatherMode, Mode, Model, Port, PortRule};
 use super::network::{Network, Node, RingTie, Switch};
-use super::problem::{Collective, CollectiveKind, Instance, MessageSpec, PaperNote, Problem, ProblemKind};
+use super::problem::{Instance, MessageSpec, PaperNote, Problem, ProblemKind};
 use super::schedule::{Schedule, ScheduleFile, Start};
 use crate::error::InputError;
 use serde::Deserialize;

@@ -2,6 +2,8 @@
 
 pub mod applicability;
 pub mod capacity;
+pub mod collective;
+pub mod compat;
 pub mod io;
 pub mod itinerary;
 pub mod limits;
@@ -14,11 +16,10 @@ pub mod topology;
 
 pub use applicability::{Applicability, Refinement};
 pub use capacity::Capacity;
+pub use collective::{Chunk, Collective, CollectiveKind};
+pub use compat::ModelKind;
 pub use itinerary::{Direction, Itineraries, Itinerary};
 pub use model::{GatherMode, Mode, Model, ModelClass, Port, PortRule};
 pub use network::{Family, FamilyKind, Network, Node, RingTie, Switch};
-pub use problem::{
-    Chunk, Collective, CollectiveKind, Instance, Message, MessageSpec, Packet, PaperNote, Problem,
-    ProblemKind,
-};
+pub use problem::{Instance, Message, MessageSpec, Packet, PaperNote, Problem, ProblemKind};
 pub use schedule::{Control, ControlKind, FatTreeSend, Schedule, Start, Transmission};

@@ -1,7 +1,8 @@
 //! Problems (SPEC §3) and instances: a network, a problem and a model, validated together.
 
+use super::collective::{Collective, CollectiveKind};
 use super::limits::Resource;
-use super::model::{GatherMode, Mode, Model};
+use super::model::{GatherMode, Model};
 use super::network::{Family, Network, Node, RingTie};
 use crate::error::InputError;
 use serde::{Deserialize, Serialize};
@@ -69,146 +70,6 @@ impl Problem {
             Problem::Prefix => ProblemKind::Prefix,
             Problem::Collective(_) => ProblemKind::Collective,
         }
-    }
-}
-
-/// The collectives of SCCL's model (docs/spec.md §3.1), each on `n` ranks before the C-fold
-/// split of its chunks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum CollectiveKind {
-    /// n chunks; chunk c starts at rank c and ends at every rank.
-    Allgather,
-    /// n² chunks; chunk c starts at rank c mod n and ends at rank ⌊c/n⌋.
-    Alltoall,
-    /// 1 chunk from the root to every rank.
-    Broadcast,
-    /// n chunks from the root; chunk c ends at rank c.
-    Scatter,
-    /// n chunks; chunk c starts at rank c and ends at the root.
-    Gather,
-    /// 1 chunk, combining: every rank contributes, the root ends with the reduction of all.
-    Reduce,
-    /// n chunks, combining: every rank contributes to each, rank c ends with the reduction of
-    /// chunk c.
-    ReduceScatter,
-    /// n chunks, combining: every rank contributes to each and ends with every reduction.
-    Allreduce,
-}
-
-impl CollectiveKind {
-    /// Every collective.
-    pub const ALL: [CollectiveKind; 8] = [
-        CollectiveKind::Allgather,
-        CollectiveKind::Alltoall,
-        CollectiveKind::Broadcast,
-        CollectiveKind::Scatter,
-        CollectiveKind::Gather,
-        CollectiveKind::Reduce,
-        CollectiveKind::ReduceScatter,
-        CollectiveKind::Allreduce,
-    ];
-
-    /// The name in files, on the command line and in MSCCL's `coll`.
-    pub fn name(self) -> &'static str {
-        match self {
-            CollectiveKind::Allgather => "allgather",
-            CollectiveKind::Alltoall => "alltoall",
-            CollectiveKind::Broadcast => "broadcast",
-            CollectiveKind::Scatter => "scatter",
-            CollectiveKind::Gather => "gather",
-            CollectiveKind::Reduce => "reduce",
-            CollectiveKind::ReduceScatter => "reduce-scatter",
-            CollectiveKind::Allreduce => "allreduce",
-        }
-    }
-
-    /// Parses a collective's name (`reduce_scatter`, MSCCL's spelling, too).
-    pub fn parse(s: &str) -> Option<Self> {
-        let s = if s == "reduce_scatter" { "reduce-scatter" } else { s };
-        Self::ALL.into_iter().find(|k| k.name() == s)
-    }
-
-    /// Whether a root rank takes part (broadcast, scatter, gather, reduce).
-    pub fn rooted(self) -> bool {
-        matches!(
-            self,
-            CollectiveKind::Broadcast
-                | CollectiveKind::Scatter
-                | CollectiveKind::Gather
-                | CollectiveKind::Reduce
-        )
-    }
-
-    /// Whether chunks combine on arrival (reduce, reduce-scatter, allreduce): a chunk's sources
-    /// are its contributors, and a target must end with the reduction of all of them.
-    pub fn combining(self) -> bool {
-        matches!(self, CollectiveKind::Reduce | CollectiveKind::ReduceScatter | CollectiveKind::Allreduce)
-    }
-
-    /// The non-combining dual of a reduction (SCCL's `non_combining_dual`): reduce ↔ broadcast,
-    /// reduce-scatter ↔ allgather, run on the reversed network and backwards in time
-    /// (docs/spec.md §3.1). `None` for allreduce, which has none, and for the others.
-    pub fn non_combining_dual(self) -> Option<Self> {
-        match self {
-            CollectiveKind::Reduce => Some(CollectiveKind::Broadcast),
-            CollectiveKind::ReduceScatter => Some(CollectiveKind::Allgather),
-            _ => None,
-        }
-    }
-}
-
-/// A collective instance's data: which collective, the chunks each unit of data is cut into
-/// (SCCL's C) and the root of a rooted collective (0 otherwise).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Collective {
-    /// The collective.
-    pub kind: CollectiveKind,
-    /// C ≥ 1.
-    pub chunks: usize,
-    /// The root (broadcast, scatter, gather).
-    pub root: Node,
-}
-
-/// One chunk of a collective: the ranks that hold it before the first step (SCCL's
-/// precondition) and those that must hold it after the last (its postcondition).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Chunk {
-    /// The ranks that start with it.
-    pub sources: Vec<Node>,
-    /// The ranks that must end with it (sources included where the collective says so).
-    pub targets: Vec<Node>,
-}
-
-impl Collective {
-    /// The chunks on `n` ranks, numbered as SCCL's `chunk_up` does: piece i of the
-    /// collective's chunk c is chunk c·C + i.
-    pub fn chunk_table(&self, n: usize) -> Vec<Chunk> {
-        let root = self.root;
-        let all: Vec<Node> = (0..n).collect();
-        let units: Vec<Chunk> = match self.kind {
-            CollectiveKind::Allgather => {
-                (0..n).map(|c| Chunk { sources: vec![c], targets: all.clone() }).collect()
-            }
-            CollectiveKind::Alltoall => {
-                (0..n * n).map(|c| Chunk { sources: vec![c % n], targets: vec![c / n] }).collect()
-            }
-            CollectiveKind::Broadcast => vec![Chunk { sources: vec![root], targets: all }],
-            CollectiveKind::Scatter => {
-                (0..n).map(|c| Chunk { sources: vec![root], targets: vec![c] }).collect()
-            }
-            CollectiveKind::Gather => {
-                (0..n).map(|c| Chunk { sources: vec![c], targets: vec![root] }).collect()
-            }
-            CollectiveKind::Reduce => vec![Chunk { sources: all.clone(), targets: vec![root] }],
-            CollectiveKind::ReduceScatter => {
-                (0..n).map(|c| Chunk { sources: all.clone(), targets: vec![c] }).collect()
-            }
-            CollectiveKind::Allreduce => {
-                (0..n).map(|_| Chunk { sources: all.clone(), targets: all.clone() }).collect()
-            }
-        };
-        units.into_iter().flat_map(|u| std::iter::repeat_n(u, self.chunks)).collect()
     }
 }
 
@@ -425,18 +286,15 @@ impl Instance {
             .guard(self.item_count(), "the instance")
             .map_err(|r| InputError::new(file, "network", r))?;
         let fat = matches!(self.network.family(), Family::FatTree(_));
-        match (&self.problem, &self.model) {
-            (Problem::Chatting(_) | Problem::Scatter(_) | Problem::Gather(_), Model::Bufferless { .. }) => {}
-            (Problem::TotalExchange(_), Model::StoreForward { mode: Mode::Move, .. }) => {}
-            (Problem::Gossip, Model::StoreForward { mode: Mode::Copy, .. }) => {}
-            (Problem::Broadcast | Problem::Product | Problem::Prefix, Model::FatTree { .. }) => {}
-            (Problem::Collective(_), Model::Collective { .. }) => {}
-            (p, m) => {
-                return err(
-                    "model",
-                    format!("problem `{p}` cannot be scheduled in model `{}` (SPEC §3-§4)", m.name()),
-                );
-            }
+        if self.problem.kind().model() != self.model.kind() {
+            return err(
+                "model",
+                format!(
+                    "problem `{}` cannot be scheduled in model `{}` (SPEC §3-§4)",
+                    self.problem,
+                    self.model.name()
+                ),
+            );
         }
         if fat != matches!(self.model, Model::FatTree { .. }) {
             let net = self.network.spec_string();
@@ -652,7 +510,11 @@ impl Instance {
                 };
                 units.and_then(|u| u.checked_mul(c.chunks as u64))
             }
-            _ => Some(n),
+            Problem::Scatter(_)
+            | Problem::Gather(_)
+            | Problem::Broadcast
+            | Problem::Product
+            | Problem::Prefix => Some(n),
         }
     }
 
@@ -693,14 +555,7 @@ impl Instance {
                 .guard(Some(hops), "a schedule of this instance")
                 .map_err(|r| InputError::new("", "", r));
         }
-        let diameter = match *self.network.family() {
-            Family::Ring(k) => k / 2,
-            Family::Mesh(r, c) => r + c - 2,
-            Family::Torus(r, c) => r / 2 + c / 2,
-            Family::Esm(k) => 2 * (k - 1),
-            Family::FatTree(k) => 2 * k.ilog2() as usize,
-            _ => self.network.len() - 1,
-        } as u64;
+        let diameter = self.network.family().definition().diameter_bound(&self.network) as u64;
         let events = match self.problem {
             Problem::TotalExchange(_) => self.item_count().and_then(|i| i.checked_mul(diameter)),
             _ => self.item_count(),

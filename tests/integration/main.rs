@@ -22,6 +22,7 @@ mod cli;
 mod collective;
 mod common;
 mod exact;
+mod families;
 mod fat_tree_algorithms;
 mod formats;
 mod frontier;

@@ -177,10 +177,10 @@ pub(crate) const fn chatting_on(families: &'static [FamilyKind], unit: bool) -> 
 }
 
 /// A ULA, or a bidirectional linear array as two ULAs (000 §3.4).
-pub(crate) const LINEAR_ARRAYS: &[FamilyKind] = &[FamilyKind::Ula, FamilyKind::Path];
+pub(crate) const LINEAR_ARRAYS: &[FamilyKind] = &[FamilyKind::ULA, FamilyKind::PATH];
 
 /// An ESM, or a full mesh as four ESMs (000 §5.2).
-pub(crate) const MESHES: &[FamilyKind] = &[FamilyKind::Esm, FamilyKind::Mesh];
+pub(crate) const MESHES: &[FamilyKind] = &[FamilyKind::ESM, FamilyKind::MESH];
 
 /// `Ok(())` when every message follows the atlas path (the paper's designated paths), else the
 /// reason.

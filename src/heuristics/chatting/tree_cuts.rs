@@ -179,7 +179,7 @@ pub const METHOD: Method = Method {
     applicability: Applicability {
         problems: &[ProblemKind::Chatting],
         models: MODELS,
-        families: &[FamilyKind::Tree, FamilyKind::Path],
+        families: &[FamilyKind::TREE, FamilyKind::PATH],
         refine: Some(atlas_paths),
         model_note: MODEL_NOTE,
     },

@@ -379,7 +379,7 @@ pub const METHOD: Method = Method {
     applicability: crate::spec::Applicability {
         problems: &[ProblemKind::Prefix],
         models: &[ModelClass::FatTree { rounds: false }],
-        families: &[crate::spec::FamilyKind::FatTree],
+        families: &[crate::spec::FamilyKind::FAT_TREE],
         refine: Some(small_fat_tree),
         model_note: "it submits messages in any step, which the round model forbids",
     },

@@ -56,7 +56,7 @@ const fn on_fat_trees(
     Applicability {
         problems: problem,
         models,
-        families: &[FamilyKind::FatTree],
+        families: &[FamilyKind::FAT_TREE],
         refine: Some(fat_tree_with_valid_capacity),
         model_note,
     }

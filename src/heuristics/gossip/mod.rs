@@ -95,21 +95,21 @@ const fn applicability(family: &'static [FamilyKind], refine: Option<Refinement>
 }
 
 /// On a path.
-const PATH: Applicability = applicability(&[FamilyKind::Path], None);
+const PATH: Applicability = applicability(&[FamilyKind::PATH], None);
 /// On a cycle.
-const RING: Applicability = applicability(&[FamilyKind::Ring], None);
+const RING: Applicability = applicability(&[FamilyKind::RING], None);
 /// On an r×c mesh.
-const MESH: Applicability = applicability(&[FamilyKind::Mesh], None);
+const MESH: Applicability = applicability(&[FamilyKind::MESH], None);
 /// On the 2×2 mesh.
-const MESH_2X2: Applicability = applicability(&[FamilyKind::Mesh], Some(|inst| mesh_of_side(inst, 2)));
+const MESH_2X2: Applicability = applicability(&[FamilyKind::MESH], Some(|inst| mesh_of_side(inst, 2)));
 /// On the 3×3 mesh.
-const MESH_3X3: Applicability = applicability(&[FamilyKind::Mesh], Some(|inst| mesh_of_side(inst, 3)));
+const MESH_3X3: Applicability = applicability(&[FamilyKind::MESH], Some(|inst| mesh_of_side(inst, 3)));
 /// On any torus.
-const TORUS: Applicability = applicability(&[FamilyKind::Torus], None);
+const TORUS: Applicability = applicability(&[FamilyKind::TORUS], None);
 /// On a torus with an even number of rows and of columns (§4.1).
-const TORUS_EVEN: Applicability = applicability(&[FamilyKind::Torus], Some(even_torus));
+const TORUS_EVEN: Applicability = applicability(&[FamilyKind::TORUS], Some(even_torus));
 /// On a torus with an odd number of rows or of columns (§4.2).
-const TORUS_ODD: Applicability = applicability(&[FamilyKind::Torus], Some(odd_torus));
+const TORUS_ODD: Applicability = applicability(&[FamilyKind::TORUS], Some(odd_torus));
 
 /// The mesh must be n×n.
 fn mesh_of_side(inst: &Instance, n: usize) -> std::result::Result<(), String> {

@@ -147,7 +147,7 @@ const CENTRALIZED_GATHER: Applicability = on_routes(
 const DISTRIBUTED_GATHER: Applicability = Applicability {
     problems: &[ProblemKind::Gather],
     models: &DISTRIBUTED,
-    families: &[FamilyKind::Tree, FamilyKind::Path],
+    families: &[FamilyKind::TREE, FamilyKind::PATH],
     refine: None,
     model_note: "it is a distributed protocol (paper 001 §3): it applies to gathers checked `gather = \"distributed\"`",
 };

@@ -82,14 +82,14 @@ const fn applicability(families: &'static [FamilyKind], refine: Option<Refinemen
 }
 
 /// On the linear array.
-const LINEAR_ARRAY: Applicability = applicability(&[FamilyKind::Path], None);
+const LINEAR_ARRAY: Applicability = applicability(&[FamilyKind::PATH], None);
 /// On an odd ring (Theorem 2).
-const ODD_RING: Applicability = applicability(&[FamilyKind::Ring], Some(odd_ring));
+const ODD_RING: Applicability = applicability(&[FamilyKind::RING], Some(odd_ring));
 /// On an even ring (Theorem 3).
-const EVEN_RING: Applicability = applicability(&[FamilyKind::Ring], Some(even_ring));
+const EVEN_RING: Applicability = applicability(&[FamilyKind::RING], Some(even_ring));
 /// On the linear array or an odd ring (furthest-first: Theorems 1 and 2).
 const LINEAR_ARRAY_OR_ODD_RING: Applicability =
-    applicability(&[FamilyKind::Path, FamilyKind::Ring], Some(odd_ring));
+    applicability(&[FamilyKind::PATH, FamilyKind::RING], Some(odd_ring));
 
 /// A ring must have an odd number of nodes (other families pass).
 fn odd_ring(inst: &Instance) -> std::result::Result<(), String> {

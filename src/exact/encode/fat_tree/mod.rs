@@ -63,7 +63,7 @@ pub const BROADCAST: EncoderEntry = EncoderEntry {
     applicability: Applicability {
         problems: &[ProblemKind::Broadcast],
         models: FAT_TREE_MODELS,
-        families: &[FamilyKind::FatTree],
+        families: &[FamilyKind::FAT_TREE],
         refine: Some(fat_tree_with_valid_capacity),
         model_note: "",
     },
@@ -82,7 +82,7 @@ pub const PRODUCT_PREFIX: EncoderEntry = EncoderEntry {
     applicability: Applicability {
         problems: &[ProblemKind::Product, ProblemKind::Prefix],
         models: FAT_TREE_MODELS,
-        families: &[FamilyKind::FatTree],
+        families: &[FamilyKind::FAT_TREE],
         refine: Some(fat_tree_with_valid_capacity),
         model_note: "",
     },

@@ -1,5 +1,18 @@
-//! Networks (SPEC §2): the built-in families with their fixed node numbering, the atlas of
-//! designated paths (paper 000 §2.1) and forward levels (paper 000 §3.4).
+//! Networks (SPEC §2): directed graphs with their family, the atlas of designated paths
+//! (paper 000 §2.1) and forward levels (paper 000 §3.4). Each family is one file of this
+//! module registered in [`family::FAMILIES`].
+
+pub mod esm;
+pub mod family;
+pub mod fat_tree;
+pub mod graph;
+pub mod grid;
+pub mod line;
+pub mod ring;
+pub mod tree;
+
+pub use family::{Family, FamilyKind, NetworkFamily};
+pub use fat_tree::{fat_tree_arrival, fat_tree_lca_height};
 
 use super::limits::Resource;
 use crate::error::InputError;
@@ -8,100 +21,6 @@ use std::fmt;
 
 /// A node id, `0..network.len()`.
 pub type Node = usize;
-
-/// The built-in network families of SPEC §2.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Family {
-    /// Unidirectional linear array: arcs (x, x+1).
-    Ula(usize),
-    /// Bidirectional linear array.
-    Path(usize),
-    /// Bidirectional ring.
-    Ring(usize),
-    /// Unidirectional ring: arcs (x, x+1 mod n).
-    URing(usize),
-    /// `rows x cols` mesh, node (i, j) -> i*cols + j.
-    Mesh(usize, usize),
-    /// `rows x cols` torus.
-    Torus(usize, usize),
-    /// Eastward-Southward mesh `n x n` (paper 000 §5.2).
-    Esm(usize),
-    /// Rooted bidirectional tree given by its parent list; `parent[0]` is the root's own entry
-    /// and is ignored (root 0).
-    Tree(Vec<Node>),
-    /// Ideal fat-tree with N processors at the leaves (paper 002); only processors are nodes.
-    FatTree(usize),
-    /// Explicit graph with `n` nodes.
-    Graph(usize),
-}
-
-impl Family {
-    /// The family without its size.
-    pub fn kind(&self) -> FamilyKind {
-        match self {
-            Family::Ula(_) => FamilyKind::Ula,
-            Family::Path(_) => FamilyKind::Path,
-            Family::Ring(_) => FamilyKind::Ring,
-            Family::URing(_) => FamilyKind::URing,
-            Family::Mesh(..) => FamilyKind::Mesh,
-            Family::Torus(..) => FamilyKind::Torus,
-            Family::Esm(_) => FamilyKind::Esm,
-            Family::Tree(_) => FamilyKind::Tree,
-            Family::FatTree(_) => FamilyKind::FatTree,
-            Family::Graph(_) => FamilyKind::Graph,
-        }
-    }
-}
-
-/// The network families of SPEC §2 without their sizes, as applicability descriptions name them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum FamilyKind {
-    /// `ula:N`.
-    Ula,
-    /// `path:N`.
-    Path,
-    /// `ring:N`.
-    Ring,
-    /// `uring:N`.
-    URing,
-    /// `mesh:RxC`.
-    Mesh,
-    /// `torus:RxC`.
-    Torus,
-    /// `esm:N`.
-    Esm,
-    /// `tree:...`.
-    Tree,
-    /// `fat-tree:N`.
-    FatTree,
-    /// An explicit graph.
-    Graph,
-}
-
-impl FamilyKind {
-    /// The prefix of the family's network strings (`mesh`, `fat-tree`).
-    pub fn name(self) -> &'static str {
-        match self {
-            FamilyKind::Ula => "ula",
-            FamilyKind::Path => "path",
-            FamilyKind::Ring => "ring",
-            FamilyKind::URing => "uring",
-            FamilyKind::Mesh => "mesh",
-            FamilyKind::Torus => "torus",
-            FamilyKind::Esm => "esm",
-            FamilyKind::Tree => "tree",
-            FamilyKind::FatTree => "fat-tree",
-            FamilyKind::Graph => "graph",
-        }
-    }
-}
-
-impl fmt::Display for FamilyKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// How a ring's antipodal ties are routed (SPEC §2 atlas).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
@@ -157,113 +76,7 @@ impl PartialEq for Network {
 impl Network {
     /// Builds a network of a family. Errors name the reason (the caller adds file and field).
     pub fn new(family: Family) -> Result<Self, String> {
-        let nodes = match &family {
-            Family::Ula(n) | Family::Path(n) | Family::Ring(n) | Family::URing(n) => Some(*n as u64),
-            Family::Mesh(r, c) | Family::Torus(r, c) => (*r as u64).checked_mul(*c as u64),
-            Family::Esm(n) => (*n as u64).checked_mul(*n as u64),
-            Family::Tree(parent) => Some(parent.len() as u64),
-            Family::FatTree(n) | Family::Graph(n) => Some(*n as u64),
-        };
-        Resource::Nodes.guard(nodes, "the network")?;
-        let mut arcs = Vec::new();
-        let both = |arcs: &mut Vec<(Node, Node)>, u, v| {
-            arcs.push((u, v));
-            arcs.push((v, u));
-        };
-        let n = match &family {
-            Family::Ula(n) | Family::Path(n) => {
-                if *n < 2 {
-                    return Err(format!("a linear array needs at least 2 nodes, got {n}"));
-                }
-                for x in 0..n - 1 {
-                    if matches!(family, Family::Ula(_)) {
-                        arcs.push((x, x + 1));
-                    } else {
-                        both(&mut arcs, x, x + 1);
-                    }
-                }
-                *n
-            }
-            Family::Ring(n) | Family::URing(n) => {
-                if *n < 3 {
-                    return Err(format!("a ring needs at least 3 nodes, got {n}"));
-                }
-                for x in 0..*n {
-                    if matches!(family, Family::URing(_)) {
-                        arcs.push((x, (x + 1) % n));
-                    } else {
-                        both(&mut arcs, x, (x + 1) % n);
-                    }
-                }
-                *n
-            }
-            Family::Mesh(r, c) | Family::Torus(r, c) => {
-                let torus = matches!(family, Family::Torus(..));
-                if *r < 1 || *c < 1 || r * c < 2 {
-                    return Err(format!("a mesh needs at least 2 nodes, got {r}x{c}"));
-                }
-                if torus && (*r < 3 || *c < 3) {
-                    return Err(format!(
-                        "a torus needs at least 3 rows and 3 columns (smaller ones duplicate links), got {r}x{c}"
-                    ));
-                }
-                for i in 0..*r {
-                    for j in 0..*c {
-                        let id = i * c + j;
-                        if j + 1 < *c {
-                            both(&mut arcs, id, id + 1);
-                        } else if torus {
-                            both(&mut arcs, id, i * c);
-                        }
-                        if i + 1 < *r {
-                            both(&mut arcs, id, id + c);
-                        } else if torus {
-                            both(&mut arcs, id, j);
-                        }
-                    }
-                }
-                r * c
-            }
-            Family::Esm(n) => {
-                if *n < 2 {
-                    return Err(format!("an ESM needs n >= 2, got {n}"));
-                }
-                for i in 0..*n {
-                    for j in 0..*n {
-                        let id = i * n + j;
-                        if j + 1 < *n {
-                            arcs.push((id, id + 1));
-                        }
-                        if i + 1 < *n {
-                            arcs.push((id, id + n));
-                        }
-                    }
-                }
-                n * n
-            }
-            Family::Tree(parent) => {
-                let n = parent.len();
-                if n < 2 {
-                    return Err(format!("a tree needs at least 2 nodes, got {n}"));
-                }
-                for (v, &p) in parent.iter().enumerate().skip(1) {
-                    if p >= v {
-                        return Err(format!(
-                            "tree node {v} has parent {p}: parents must be numbered below their children"
-                        ));
-                    }
-                    both(&mut arcs, p, v);
-                }
-                n
-            }
-            Family::FatTree(n) => {
-                if *n < 2 || !n.is_power_of_two() {
-                    return Err(format!("a fat-tree needs a power of two >= 2 processors, got {n}"));
-                }
-                *n
-            }
-            Family::Graph(_) => return Err("use Network::graph for explicit graphs".into()),
-        };
+        let (n, arcs) = family.definition().build(&family)?;
         Ok(Self::from_arcs(family, n, arcs))
     }
 
@@ -384,9 +197,9 @@ impl Network {
         (diameter, strong)
     }
 
-    /// Parses a network string: `path:6`, `ring:7`, `uring:5`, `ula:8`, `mesh:4x4`,
-    /// `torus:5x5`, `esm:4`, `fat-tree:16`, `tree:0,0,1,1` (parent of nodes 1.., root 0), or a
-    /// name of the topology registry ([`super::topology::TOPOLOGIES`]: `dgx1`, `star:5`, …).
+    /// Parses a network string `FAMILY:PARAMS` of a registered family ([`family::lookup`]):
+    /// `path:6`, `ring:7`, `uring:5`, `ula:8`, `mesh:4x4`, `torus:5x5`, `esm:4`, `fat-tree:16`,
+    /// `tree:0,0,1,1` (parent of nodes 1.., root 0), or a name of the topology registry ([`super::topology::TOPOLOGIES`]: `dgx1`, `star:5`, …).
     pub fn parse(s: &str) -> Result<Self, String> {
         if let Some(net) = super::topology::parse_named(s)? {
             return Ok(net);
@@ -394,44 +207,14 @@ impl Network {
         let (kind, arg) = s
             .split_once(':')
             .ok_or_else(|| format!("`{s}` is not FAMILY:SIZE (e.g. path:6, ring:7, mesh:4x4)"))?;
-        let num = |t: &str| -> Result<usize, String> {
-            t.trim().parse::<usize>().map_err(|_| format!("`{t}` is not a non-negative integer in `{s}`"))
+        let Some(definition) = family::lookup(kind) else {
+            return Err(format!(
+                "unknown network family `{kind}` (known: {}, {})",
+                family::names(),
+                super::topology::names()
+            ));
         };
-        let dims = |t: &str| -> Result<(usize, usize), String> {
-            let (a, b) = t.split_once('x').ok_or_else(|| format!("`{t}` is not ROWSxCOLS in `{s}`"))?;
-            Ok((num(a)?, num(b)?))
-        };
-        let family = match kind {
-            "ula" => Family::Ula(num(arg)?),
-            "path" => Family::Path(num(arg)?),
-            "ring" => Family::Ring(num(arg)?),
-            "uring" => Family::URing(num(arg)?),
-            "mesh" => {
-                let (r, c) = dims(arg)?;
-                Family::Mesh(r, c)
-            }
-            "torus" => {
-                let (r, c) = dims(arg)?;
-                Family::Torus(r, c)
-            }
-            "esm" => Family::Esm(num(arg)?),
-            "fat-tree" => Family::FatTree(num(arg)?),
-            "tree" => {
-                let mut parent = vec![0];
-                for t in arg.split(',') {
-                    parent.push(num(t)?);
-                }
-                Family::Tree(parent)
-            }
-            _ => {
-                return Err(format!(
-                    "unknown network family `{kind}` (known: ula, path, ring, uring, mesh, torus, esm, tree, \
-                     fat-tree, {})",
-                    super::topology::names()
-                ));
-            }
-        };
-        Self::new(family)
+        Self::new(definition.parse(arg, s)?)
     }
 
     /// The family.
@@ -479,21 +262,8 @@ impl Network {
         if let Some(name) = &self.name {
             return name.clone();
         }
-        match &self.family {
-            Family::Ula(n) => format!("ula:{n}"),
-            Family::Path(n) => format!("path:{n}"),
-            Family::Ring(n) => format!("ring:{n}"),
-            Family::URing(n) => format!("uring:{n}"),
-            Family::Mesh(r, c) => format!("mesh:{r}x{c}"),
-            Family::Torus(r, c) => format!("torus:{r}x{c}"),
-            Family::Esm(n) => format!("esm:{n}"),
-            Family::FatTree(n) => format!("fat-tree:{n}"),
-            Family::Tree(p) => {
-                let parents: Vec<String> = p[1..].iter().map(|x| x.to_string()).collect();
-                format!("tree:{}", parents.join(","))
-            }
-            Family::Graph(n) => format!("graph:{n}"),
-        }
+        let definition = self.family.definition();
+        format!("{}:{}", definition.name(), definition.params(&self.family))
     }
 
     /// Breadth-first hop distances from `s` (usize::MAX where unreachable).
@@ -515,17 +285,14 @@ impl Network {
 
     /// Hop distance from u to v in this network (for a fat-tree: 2 x LCA height, SPEC §4.3).
     pub fn distance(&self, u: Node, v: Node) -> Option<usize> {
-        if let Family::FatTree(_) = self.family {
-            return Some(2 * fat_tree_lca_height(u, v));
-        }
-        self.default_path(u, v, RingTie::Clockwise).map(|p| p.len() - 1)
+        self.family.definition().distance(self, u, v)
     }
 
-    /// The atlas's default designated path from `u` to `v` as a node sequence (SPEC §2):
-    /// unique path on ula/path/tree, shorter direction on rings (ties by `tie`), one-turn
-    /// east-then-south on esm, dimension order (row first, i.e. along the row to the target
-    /// column, then along the column) on mesh/torus, a BFS shortest path on explicit graphs.
-    /// `None` when `v` cannot be reached from `u`.
+    /// The atlas's default designated path from `u` to `v` as a node sequence (SPEC §2), as
+    /// the family defines it ([`NetworkFamily::default_path`]): unique path on ula/path/tree,
+    /// shorter direction on rings (ties by `tie`), one-turn east-then-south on esm, dimension
+    /// order on mesh/torus, a BFS shortest path on explicit graphs. `None` when `v` cannot be
+    /// reached from `u`.
     pub fn default_path(&self, u: Node, v: Node, tie: RingTie) -> Option<Vec<Node>> {
         if u >= self.n || v >= self.n {
             return None;
@@ -533,75 +300,11 @@ impl Network {
         if u == v {
             return Some(vec![u]);
         }
-        match &self.family {
-            Family::Ula(_) => (u < v).then(|| (u..=v).collect()),
-            Family::Path(_) => Some(if u < v { (u..=v).collect() } else { (v..=u).rev().collect() }),
-            Family::Ring(n) | Family::URing(n) => {
-                let n = *n;
-                let cw = (v + n - u) % n;
-                let ccw = n - cw;
-                let clockwise = match self.family {
-                    Family::URing(_) => true,
-                    _ if cw != ccw => cw < ccw,
-                    _ => match tie {
-                        RingTie::Clockwise => true,
-                        RingTie::Counterclockwise => false,
-                        RingTie::Alternating => u.is_multiple_of(2),
-                    },
-                };
-                let (steps, dir) = if clockwise { (cw, 1) } else { (ccw, n - 1) };
-                Some((0..=steps).map(|k| (u + k * dir) % n).collect())
-            }
-            Family::Mesh(_, c) | Family::Torus(_, c) => {
-                let torus = matches!(self.family, Family::Torus(..));
-                let rows = self.n / c;
-                let (ui, uj) = (u / c, u % c);
-                let (vi, vj) = (v / c, v % c);
-                let mut path = vec![u];
-                let mut j = uj;
-                for next in line_walk(uj, vj, *c, torus) {
-                    j = next;
-                    path.push(ui * c + j);
-                }
-                for next in line_walk(ui, vi, rows, torus) {
-                    path.push(next * c + j);
-                }
-                Some(path)
-            }
-            Family::Esm(n) => {
-                let (ui, uj) = (u / n, u % n);
-                let (vi, vj) = (v / n, v % n);
-                if vi < ui || vj < uj {
-                    return None;
-                }
-                let mut path: Vec<Node> = (uj..=vj).map(|j| ui * n + j).collect();
-                path.extend((ui + 1..=vi).map(|i| i * n + vj));
-                Some(path)
-            }
-            Family::Tree(parent) => {
-                let ancestors = |mut x: Node| {
-                    let mut a = vec![x];
-                    while x != 0 {
-                        x = parent[x];
-                        a.push(x);
-                    }
-                    a
-                };
-                let au = ancestors(u);
-                let av = ancestors(v);
-                let lca = *au.iter().find(|x| av.contains(x))?;
-                let mut path: Vec<Node> = au.iter().copied().take_while(|&x| x != lca).collect();
-                path.push(lca);
-                let down: Vec<Node> = av.iter().copied().take_while(|&x| x != lca).collect();
-                path.extend(down.into_iter().rev());
-                Some(path)
-            }
-            Family::FatTree(_) => None,
-            Family::Graph(_) => self.bfs_path(u, v),
-        }
+        self.family.definition().default_path(self, u, v, tie)
     }
 
-    fn bfs_path(&self, u: Node, v: Node) -> Option<Vec<Node>> {
+    /// A breadth-first shortest path from `u` to `v` (the atlas of explicit graphs).
+    pub fn bfs_path(&self, u: Node, v: Node) -> Option<Vec<Node>> {
         let out = self.out_neighbours();
         let mut prev = vec![usize::MAX; self.n];
         prev[u] = u;
@@ -643,8 +346,8 @@ impl Network {
     /// Forward levels (paper 000 §3.4): `Ok(level of each node)` when every arc goes from
     /// level i to level i+1, otherwise `Err(reason)` naming an arc that breaks it.
     pub fn levels(&self) -> Result<Vec<usize>, String> {
-        if let Family::FatTree(_) = self.family {
-            return Err("an ideal fat-tree has channels, not arcs between processors".into());
+        if let Some(reason) = self.family.definition().levels_refusal() {
+            return Err(reason.into());
         }
         let n = self.n;
         let mut level: Vec<Option<i64>> = vec![None; n];
@@ -686,36 +389,6 @@ impl Network {
         }
         Ok(level.into_iter().map(|l| l.expect("every node visited") as usize).collect())
     }
-}
-
-/// Steps along one dimension of a mesh (or torus, shorter way, ties forward) from `a` to `b`,
-/// excluding `a`.
-fn line_walk(a: usize, b: usize, len: usize, torus: bool) -> Vec<usize> {
-    if a == b {
-        return Vec::new();
-    }
-    if !torus {
-        return if a < b { (a + 1..=b).collect() } else { (b..a).rev().collect() };
-    }
-    let fwd = (b + len - a) % len;
-    let back = len - fwd;
-    if fwd <= back {
-        (1..=fwd).map(|k| (a + k) % len).collect()
-    } else {
-        (1..=back).map(|k| (a + len - k) % len).collect()
-    }
-}
-
-/// Height of the lowest common ancestor of leaves `a` and `b` in a complete binary tree
-/// (0 when a == b) (paper 002 §2).
-pub fn fat_tree_lca_height(a: Node, b: Node) -> usize {
-    (usize::BITS - (a ^ b).leading_zeros()) as usize
-}
-
-/// The step at whose end a fat-tree message from `a` to `b` submitted in `step` is received:
-/// step + 2h − 1 with h their LCA height (SPEC §4.3).
-pub fn fat_tree_arrival(a: Node, b: Node, step: i64) -> i64 {
-    step + 2 * fat_tree_lca_height(a, b) as i64 - 1
 }
 
 impl fmt::Display for Network {
