@@ -100,8 +100,8 @@ fn io_error(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
 
 fn entry(dir: &Path, name: &str) -> Result<FileEntry> {
     let path = dir.join(name);
-    let data = std::fs::read(&path).map_err(io_error(&path))?;
-    Ok(FileEntry { name: name.into(), sha256: sha256::hex_digest(&data), bytes: data.len() as u64 })
+    let (sha256, bytes) = sha256::file_digest(&path).map_err(io_error(&path))?;
+    Ok(FileEntry { name: name.into(), sha256, bytes })
 }
 
 impl Manifest {
@@ -302,16 +302,12 @@ fn inspect(dir: &Path, producer: Producer) -> (Vec<String>, Option<Contents>) {
         }
     }
     for f in &manifest.files {
-        match read(&f.name) {
-            Ok(data) => {
-                let digest = sha256::hex_digest(&data);
-                if digest != f.sha256 || data.len() as u64 != f.bytes {
+        match sha256::file_digest(&dir.join(&f.name)).map_err(|e| format!("{}: cannot read: {e}", f.name)) {
+            Ok((digest, bytes)) => {
+                if digest != f.sha256 || bytes != f.bytes {
                     failures.push(format!(
-                        "{}: sha256 {digest} ({} bytes), the manifest says {} ({} bytes)",
-                        f.name,
-                        data.len(),
-                        f.sha256,
-                        f.bytes
+                        "{}: sha256 {digest} ({bytes} bytes), the manifest says {} ({} bytes)",
+                        f.name, f.sha256, f.bytes
                     ));
                 }
             }

@@ -15,7 +15,7 @@ use commsched::checker::{self, Producer};
 use commsched::compare::assess::AssessOptions;
 use commsched::compare::report::{Entry, Report, RunInfo};
 use commsched::error::{Error, InputError, Result};
-use commsched::proof::sha256::hex_digest;
+use commsched::proof::sha256::{Hasher, file_digest};
 use commsched::spec::io::{
     certificate_folder, load_instance, paper_schedule_file, parse_schedule, schedule_to_json,
 };
@@ -56,7 +56,7 @@ impl Cache {
             .into();
         // The program itself, so that a rebuild from an uncommitted change misses too.
         let program =
-            std::env::current_exe().and_then(std::fs::read).map(|b| hex_digest(&b)).unwrap_or_default();
+            std::env::current_exe().and_then(|exe| file_digest(&exe)).map(|(d, _)| d).unwrap_or_default();
         let run = format!(
             "commsched result cache 1\n{}\n{}\n{program}\n{:?}\n{:?}\n{}\n{limits:?}\n",
             run.version,
@@ -72,7 +72,8 @@ impl Cache {
     /// [`Cache::store`]. The key covers the instance file, its paper schedule and every file of
     /// its certificate folder, if it has them.
     pub fn slot(&self, file: &Path) -> Slot {
-        let mut material = self.run.clone().into_bytes();
+        let mut material = Hasher::default();
+        material.update(self.run.as_bytes());
         let mut attached: Vec<PathBuf> = paper_schedule_file(file).into_iter().collect();
         if let Some(dir) = certificate_folder(file) {
             let mut inside: Vec<PathBuf> =
@@ -81,12 +82,13 @@ impl Cache {
             attached.extend(inside);
         }
         for f in std::iter::once(file).chain(attached.iter().map(PathBuf::as_path)) {
-            material.extend(f.display().to_string().bytes());
-            material.push(0);
-            material.extend(std::fs::read(f).unwrap_or_default());
-            material.push(0);
+            material.update(f.display().to_string().as_bytes());
+            material.update(&[0]);
+            // A file that cannot be read (or a folder) adds nothing, as an empty one would.
+            material.update_file(f).unwrap_or_default();
+            material.update(&[0]);
         }
-        let key = hex_digest(&material);
+        let key = material.hex();
         let stem = file.file_stem().map_or_else(|| "instance".into(), |s| s.to_string_lossy().into_owned());
         let path = self.dir.join(format!("{stem}-{}.json", &key[..16]));
         Slot { key, path }

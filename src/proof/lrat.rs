@@ -14,6 +14,9 @@
 //! clause (then any proof, even an empty one, is valid).
 
 use std::collections::HashMap;
+use std::convert::Infallible;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader};
 use std::path::Path;
 use thiserror::Error;
 
@@ -107,93 +110,286 @@ pub struct Verdict {
     pub proof_lines: usize,
 }
 
-/// Reads a DIMACS file and an ASCII LRAT file and checks the proof ([`check`]). The error names
-/// the file and what is wrong.
+/// Reads a DIMACS file and an ASCII LRAT file and checks the proof ([`check`]). The proof is
+/// read as a stream, one line at a time (CaDiCaL's proofs reach gigabytes); it must be UTF-8,
+/// as the CNF must. The error names the file and what is wrong.
 pub fn check_files(cnf_path: &Path, proof_path: &Path) -> Result<Verdict, String> {
-    let read = |p: &Path| std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()));
-    let cnf = Cnf::parse(&read(cnf_path)?).map_err(|e| format!("{}: {e}", cnf_path.display()))?;
-    let proof = read(proof_path)?;
-    check(&cnf, &proof).map_err(|e| format!("{}: {e}", proof_path.display()))?;
-    Ok(Verdict { variables: cnf.vars, clauses: cnf.clauses.len(), proof_lines: proof.lines().count() })
-}
-
-/// One line of an ASCII LRAT proof.
-enum Line {
-    /// Empty, or a comment.
-    Blank,
-    /// `ID d ID* 0`: the ids it deletes.
-    Delete(Vec<i64>),
-    /// `ID LIT* 0 HINT* 0`: an added clause and its hints.
-    Add { id: i64, lits: Vec<i64>, hints: Vec<i64> },
-}
-
-/// Reads one proof line ([`check`] and [`trim`] alike); the error says what is malformed.
-fn parse_line(line: &str) -> Result<Line, String> {
-    let trimmed = line.trim();
-    if trimmed.is_empty() || trimmed.starts_with('c') {
-        return Ok(Line::Blank);
-    }
-    let mut tokens = trimmed.split_whitespace();
-    let id: i64 = tokens.next().and_then(|t| t.parse().ok()).ok_or("no clause id")?;
-    let rest: Vec<&str> = tokens.collect();
-    if rest.first() == Some(&"d") {
-        let ids = rest[1..].iter().map(|t| t.parse::<i64>().map_err(|_| format!("deleted id '{t}'")));
-        return Ok(Line::Delete(ids.filter(|d| *d != Ok(0)).collect::<Result<_, _>>()?));
-    }
-    let numbers: Vec<i64> =
-        rest.iter().map(|t| t.parse().map_err(|_| format!("number '{t}'"))).collect::<Result<_, _>>()?;
-    let split = numbers.iter().position(|&n| n == 0).ok_or("clause not terminated by 0")?;
-    let (lits, hints) = (&numbers[..split], &numbers[split + 1..]);
-    let Some((&0, hints)) = hints.split_last() else {
-        return Err("hints not terminated by 0".into());
+    let cnf_error = |e: &dyn std::fmt::Display| format!("{}: {e}", cnf_path.display());
+    let text = std::fs::read_to_string(cnf_path).map_err(|e| cnf_error(&e))?;
+    let cnf = Cnf::parse(&text).map_err(|e| cnf_error(&e))?;
+    drop(text);
+    let proof_error = |e: &dyn std::fmt::Display| format!("{}: {e}", proof_path.display());
+    let file = File::open(proof_path).map_err(|e| proof_error(&e))?;
+    let mut reader = BufReader::with_capacity(1 << 20, file);
+    let read_line = |line: &mut Vec<u8>| -> io::Result<bool> {
+        line.clear();
+        let more = reader.read_until(b'\n', line)? > 0;
+        if !line.is_ascii() && std::str::from_utf8(line).is_err() {
+            return Err(io::Error::new(io::ErrorKind::InvalidData, "stream did not contain valid UTF-8"));
+        }
+        Ok(more)
     };
-    Ok(Line::Add { id, lits: lits.to_vec(), hints: hints.to_vec() })
+    let proof_lines =
+        check_lines(&cnf, read_line).map_err(|e| proof_error(&e))?.map_err(|e| proof_error(&e))?;
+    Ok(Verdict { variables: cnf.vars, clauses: cnf.clauses.len(), proof_lines })
 }
 
 /// Checks an ASCII LRAT proof of the unsatisfiability of `cnf`.
 pub fn check(cnf: &Cnf, proof: &str) -> Result<(), ProofError> {
-    if cnf.clauses.iter().any(Vec::is_empty) {
-        return Ok(());
-    }
-    let mut db: HashMap<i64, Vec<i32>> =
-        cnf.clauses.iter().cloned().enumerate().map(|(i, c)| (i as i64 + 1, c)).collect();
-    // Assignment per variable: 0 unassigned, 1 true, -1 false; reset after each step.
-    let mut value = vec![0i8; cnf.vars as usize + 1];
-    for (i, line) in proof.lines().enumerate() {
-        let err = |reason: String| ProofError::Step { line: i + 1, reason };
-        let (id, lits, hints) = match parse_line(line).map_err(err)? {
-            Line::Blank => continue,
-            Line::Delete(ids) => {
-                for d in ids {
-                    if db.remove(&d).is_none() {
-                        return Err(err(format!("deletes clause {d}, which is not present")));
-                    }
-                }
-                continue;
+    let mut rest = proof.as_bytes();
+    let read_line = |line: &mut Vec<u8>| -> Result<bool, Infallible> {
+        let end = rest.iter().position(|&b| b == b'\n').map_or(rest.len(), |i| i + 1);
+        line.clear();
+        line.extend_from_slice(&rest[..end]);
+        rest = &rest[end..];
+        Ok(end > 0)
+    };
+    let Ok(outcome) = check_lines(cnf, read_line);
+    outcome.map(drop)
+}
+
+/// The check of [`check`] and [`check_files`] over the lines that `read_line` reads one at a
+/// time into its buffer (false at the end): the number of lines of a valid proof, counted as
+/// `str::lines` counts them, or the first failing step; a failure to read is the outer error.
+fn check_lines<E>(
+    cnf: &Cnf,
+    mut read_line: impl FnMut(&mut Vec<u8>) -> Result<bool, E>,
+) -> Result<Result<usize, ProofError>, E> {
+    let mut checker = Checker::new(cnf);
+    let mut line = Vec::new();
+    let mut lines = 0;
+    // A CNF with the empty clause refutes itself; the lines after a refutation are only counted.
+    let mut refuted = cnf.clauses.iter().any(Vec::is_empty);
+    while read_line(&mut line)? {
+        lines += 1;
+        if !refuted {
+            match checker.step(&line) {
+                Ok(empty) => refuted = empty,
+                Err(reason) => return Ok(Err(ProofError::Step { line: lines, reason })),
             }
-            Line::Add { id, lits, hints } => (id, lits, hints),
-        };
-        if db.contains_key(&id) {
-            return Err(err(format!("clause id {id} is already present")));
         }
-        let clause: Vec<i32> = lits
-            .iter()
-            .map(|&l| {
-                i32::try_from(l)
-                    .ok()
-                    .filter(|l| l.unsigned_abs() <= cnf.vars)
-                    .ok_or_else(|| err(format!("literal {l} out of range")))
-            })
-            .collect::<Result<_, _>>()?;
-        let outcome = rup(&db, &clause, &hints, &mut value);
-        value.iter_mut().for_each(|v| *v = 0);
-        outcome.map_err(err)?;
-        if clause.is_empty() {
-            return Ok(());
-        }
-        db.insert(id, clause);
     }
-    Err(ProofError::NoEmptyClause)
+    Ok(if refuted { Ok(lines) } else { Err(ProofError::NoEmptyClause) })
+}
+
+/// One line of an ASCII LRAT proof; [`parse`] leaves its numbers in a buffer.
+enum Line {
+    /// Empty, or a comment.
+    Blank,
+    /// `ID d ID* 0`: the buffer holds the ids it deletes (its zeros dropped).
+    Delete,
+    /// `ID LIT* 0 HINT* 0`: an added clause, its literals the buffer's first `split` numbers
+    /// and its hints those after `split + 1`.
+    Add { id: i64, split: usize },
+}
+
+/// White space as `str::split_whitespace` reads it, in ASCII: tokens are separated by these.
+fn is_space(b: &u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
+}
+
+/// A decimal number as `i64::from_str` reads it: short runs of digits after an optional `-`
+/// directly, anything else through `from_str`.
+fn number(token: &[u8]) -> Option<i64> {
+    let digits = token.strip_prefix(b"-").unwrap_or(token);
+    if digits.is_empty() || digits.len() > 18 || !digits.iter().all(u8::is_ascii_digit) {
+        return std::str::from_utf8(token).ok()?.parse().ok();
+    }
+    let n = digits.iter().fold(0, |n, d| n * 10 + i64::from(d - b'0'));
+    Some(if digits.len() < token.len() { -n } else { n })
+}
+
+/// Reads one proof line into `numbers` ([`check`] and [`trim`] alike), allocating nothing once
+/// `numbers` has grown to the longest line; the error says what is malformed.
+fn parse(line: &[u8], numbers: &mut Vec<i64>) -> Result<Line, String> {
+    numbers.clear();
+    let mut tokens = line.split(is_space).filter(|t| !t.is_empty()).peekable();
+    let Some(first) = tokens.next().filter(|t| t[0] != b'c') else { return Ok(Line::Blank) };
+    let id = number(first).ok_or("no clause id")?;
+    let text = String::from_utf8_lossy;
+    if tokens.next_if(|t| *t == b"d").is_some() {
+        for t in tokens {
+            let d = number(t).ok_or_else(|| format!("deleted id '{}'", text(t)))?;
+            if d != 0 {
+                numbers.push(d);
+            }
+        }
+        return Ok(Line::Delete);
+    }
+    for t in tokens {
+        numbers.push(number(t).ok_or_else(|| format!("number '{}'", text(t)))?);
+    }
+    let split = numbers.iter().position(|&n| n == 0).ok_or("clause not terminated by 0")?;
+    if numbers.len() == split + 1 || numbers.pop() != Some(0) {
+        return Err("hints not terminated by 0".into());
+    }
+    Ok(Line::Add { id, split })
+}
+
+/// The clauses present, by id. Their literals lie in one arena, each clause ended by 0; LRAT
+/// ids grow by one per clause, so where each clause starts is kept in a `Vec` indexed by id.
+/// Ids that would stretch it beyond twice the clauses ever added (a zero or negative id, or a
+/// jump) are kept in a map instead, so that no proof makes the index larger than the proof.
+struct Clauses {
+    /// The literals of the clauses, each clause followed by 0. A deleted clause stays until
+    /// [`Clauses::collect_garbage`] copies the present ones into a fresh arena.
+    arena: Vec<i32>,
+    /// Where the clause with id `i` starts in `arena`, or [`ABSENT`].
+    dense: Vec<usize>,
+    /// Where the clauses with ids outside `dense` start.
+    sparse: HashMap<i64, usize>,
+    /// Clauses ever added.
+    added: usize,
+    /// Arena entries of deleted clauses.
+    garbage: usize,
+}
+
+/// The start of an id that names no clause.
+const ABSENT: usize = usize::MAX;
+
+impl Clauses {
+    /// Where the clause `id` starts in the arena, if it is present.
+    fn start(&self, id: i64) -> Option<usize> {
+        let dense = usize::try_from(id).ok().and_then(|i| self.dense.get(i)).filter(|&&s| s != ABSENT);
+        dense.or_else(|| self.sparse.get(&id)).copied()
+    }
+
+    /// The literals of the clause that starts at `start`.
+    fn literals(&self, start: usize) -> impl Iterator<Item = i32> + '_ {
+        self.arena[start..].iter().copied().take_while(|&l| l != 0)
+    }
+
+    /// Adds a clause under an id that is not present.
+    fn insert(&mut self, id: i64, literals: &[i32]) {
+        let start = self.arena.len();
+        self.arena.extend_from_slice(literals);
+        self.arena.push(0);
+        self.added += 1;
+        match usize::try_from(id) {
+            Ok(i) if i < self.dense.len() => self.dense[i] = start,
+            Ok(i) if i <= 2 * self.added => {
+                self.dense.resize(i, ABSENT);
+                self.dense.push(start);
+            }
+            _ => drop(self.sparse.insert(id, start)),
+        }
+    }
+
+    /// Deletes the clause `id`; false if it is not present.
+    fn remove(&mut self, id: i64) -> bool {
+        let dense = usize::try_from(id).ok().and_then(|i| self.dense.get_mut(i)).filter(|s| **s != ABSENT);
+        let Some(start) = dense.map(|s| std::mem::replace(s, ABSENT)).or_else(|| self.sparse.remove(&id))
+        else {
+            return false;
+        };
+        self.garbage += self.literals(start).count() + 1;
+        true
+    }
+
+    /// Copies the present clauses into a fresh arena once deleted ones fill half of it (and
+    /// outweigh the index, which the copy walks), so the arena stays within twice the present
+    /// clauses and each deleted literal is copied at most once.
+    fn collect_garbage(&mut self) {
+        if 2 * self.garbage < self.arena.len() || self.garbage < self.dense.len() {
+            return;
+        }
+        let old = std::mem::take(&mut self.arena);
+        self.arena.reserve(old.len() - self.garbage);
+        for start in self.dense.iter_mut().chain(self.sparse.values_mut()).filter(|s| **s != ABSENT) {
+            let moved = self.arena.len();
+            self.arena.extend(old[*start..].iter().take_while(|&&l| l != 0));
+            self.arena.push(0);
+            *start = moved;
+        }
+        self.garbage = 0;
+    }
+}
+
+/// A partial assignment and the trail of the variables it assigned, so that undoing a step
+/// costs what the step assigned, not the number of variables.
+struct Assignment {
+    /// Per variable: 0 unassigned, 1 true, -1 false.
+    value: Vec<i8>,
+    /// The variables assigned since the last [`Assignment::undo`].
+    trail: Vec<usize>,
+}
+
+impl Assignment {
+    /// Makes `lit` true.
+    fn assign(&mut self, lit: i32) {
+        let var = lit.unsigned_abs() as usize;
+        self.value[var] = if lit > 0 { 1 } else { -1 };
+        self.trail.push(var);
+    }
+
+    /// Whether `lit` is false.
+    fn falsifies(&self, lit: i32) -> bool {
+        i32::from(self.value[lit.unsigned_abs() as usize]) * lit.signum() < 0
+    }
+
+    /// Unassigns what was assigned.
+    fn undo(&mut self) {
+        for var in self.trail.drain(..) {
+            self.value[var] = 0;
+        }
+    }
+}
+
+/// The state of a check: the clauses present, the assignment, and buffers reused by every line.
+struct Checker {
+    clauses: Clauses,
+    assignment: Assignment,
+    /// Variables of the CNF: proof literals beyond them are out of range.
+    vars: u32,
+    /// The numbers of the current line ([`parse`]).
+    numbers: Vec<i64>,
+    /// The literals of the current addition.
+    literals: Vec<i32>,
+}
+
+impl Checker {
+    /// The CNF's clauses under ids 1..=m, nothing assigned.
+    fn new(cnf: &Cnf) -> Self {
+        let mut clauses =
+            Clauses { arena: Vec::new(), dense: vec![ABSENT], sparse: HashMap::new(), added: 0, garbage: 0 };
+        for (id, clause) in (1..).zip(&cnf.clauses) {
+            clauses.insert(id, clause);
+        }
+        let assignment = Assignment { value: vec![0; cnf.vars as usize + 1], trail: Vec::new() };
+        Checker { clauses, assignment, vars: cnf.vars, numbers: Vec::new(), literals: Vec::new() }
+    }
+
+    /// Checks one line and applies it; true when it adds the empty clause.
+    fn step(&mut self, line: &[u8]) -> Result<bool, String> {
+        let Checker { clauses, assignment, vars, numbers, literals } = self;
+        let (id, split) = match parse(line, numbers)? {
+            Line::Blank => return Ok(false),
+            Line::Delete => {
+                if let Some(d) = numbers.iter().find(|&&d| !clauses.remove(d)) {
+                    return Err(format!("deletes clause {d}, which is not present"));
+                }
+                clauses.collect_garbage();
+                return Ok(false);
+            }
+            Line::Add { id, split } => (id, split),
+        };
+        if clauses.start(id).is_some() {
+            return Err(format!("clause id {id} is already present"));
+        }
+        literals.clear();
+        for &l in &numbers[..split] {
+            let lit = i32::try_from(l).ok().filter(|l| l.unsigned_abs() <= *vars);
+            literals.push(lit.ok_or_else(|| format!("literal {l} out of range"))?);
+        }
+        let outcome = rup(clauses, literals, &numbers[split + 1..], assignment);
+        assignment.undo();
+        outcome?;
+        if literals.is_empty() {
+            return Ok(true);
+        }
+        clauses.insert(id, literals);
+        Ok(false)
+    }
 }
 
 /// The part of a proof that its empty clause depends on: the additions reachable from the first
@@ -205,14 +401,17 @@ pub fn check(cnf: &Cnf, proof: &str) -> Result<(), ProofError> {
 /// fat-tree:16's prefix at 12 steps shrinks from 172,592 additions (44 MB) to 41,135 (8.9 MB).
 /// Malformed lines, and a proof with no empty clause, are errors as in [`check`].
 pub fn trim(proof: &str) -> Result<String, ProofError> {
-    // Per addition: its id, its line and its hints.
-    let mut steps: Vec<(i64, &str, Vec<i64>)> = Vec::new();
+    // Per addition: its id, its line, and where its hints start in `hints`.
+    let mut steps: Vec<(i64, &str, usize)> = Vec::new();
+    let mut hints: Vec<i64> = Vec::new();
+    let mut numbers = Vec::new();
     let mut empty = None;
     for (i, line) in proof.lines().enumerate() {
         let err = |reason: String| ProofError::Step { line: i + 1, reason };
-        if let Line::Add { id, lits, hints } = parse_line(line).map_err(err)? {
-            steps.push((id, line.trim(), hints.into_iter().map(i64::abs).collect()));
-            if lits.is_empty() {
+        if let Line::Add { id, split } = parse(line.as_bytes(), &mut numbers).map_err(err)? {
+            steps.push((id, line.trim(), hints.len()));
+            hints.extend(numbers[split + 1..].iter().map(|h| h.abs()));
+            if split == 0 {
                 empty = Some(steps.len() - 1);
                 break;
             }
@@ -225,7 +424,8 @@ pub fn trim(proof: &str) -> Result<String, ProofError> {
     // Hints point to earlier steps only, so one backward sweep closes the cone.
     for k in (0..=last).rev() {
         if needed[k] {
-            for h in &steps[k].2 {
+            let end = steps.get(k + 1).map_or(hints.len(), |s| s.2);
+            for h in &hints[steps[k].2..end] {
                 if let Some(&j) = index.get(h).filter(|&&j| j < k) {
                     needed[j] = true;
                 }
@@ -235,23 +435,29 @@ pub fn trim(proof: &str) -> Result<String, ProofError> {
     Ok(steps.iter().zip(needed).filter(|(_, keep)| *keep).map(|(s, _)| format!("{}\n", s.1)).collect())
 }
 
-/// Reverse unit propagation of `clause` over exactly the hint clauses, in order.
-fn rup(db: &HashMap<i64, Vec<i32>>, clause: &[i32], hints: &[i64], value: &mut [i8]) -> Result<(), String> {
-    let val = |value: &[i8], lit: i32| value[lit.unsigned_abs() as usize] * lit.signum() as i8;
+/// Reverse unit propagation of `clause` over exactly the hint clauses, in order: `clause` is
+/// assumed false, and each hint must be unit (its one literal not false is then made true)
+/// until one is false outright.
+fn rup(clauses: &Clauses, clause: &[i32], hints: &[i64], assignment: &mut Assignment) -> Result<(), String> {
     for &lit in clause {
-        value[lit.unsigned_abs() as usize] = -(lit.signum() as i8);
+        assignment.assign(-lit);
     }
     for &hint in hints {
         if hint < 0 {
             return Err(format!("RAT hint {hint}: only RUP steps are accepted"));
         }
-        let antecedent = db.get(&hint).ok_or_else(|| format!("hint {hint} is not a present clause"))?;
-        let mut open = antecedent.iter().copied().filter(|&l| val(value, l) >= 0);
-        match open.next() {
-            None => return Ok(()),
-            Some(l) if open.all(|m| m == l) => value[l.unsigned_abs() as usize] = l.signum() as i8,
-            Some(_) => return Err(format!("hint {hint} is neither unit nor falsified")),
+        let start = clauses.start(hint).ok_or_else(|| format!("hint {hint} is not a present clause"))?;
+        let mut unit = 0;
+        for lit in clauses.literals(start).filter(|&l| !assignment.falsifies(l)) {
+            if unit != 0 && lit != unit {
+                return Err(format!("hint {hint} is neither unit nor falsified"));
+            }
+            unit = lit;
         }
+        if unit == 0 {
+            return Ok(());
+        }
+        assignment.assign(unit);
     }
     Err("hints end without a conflict".into())
 }
@@ -325,6 +531,85 @@ mod tests {
         assert_eq!(verdict(CNF, &trimmed), Ok(()));
         assert_eq!(trim(&trimmed).unwrap(), trimmed);
         assert_eq!(trim("5 1 0 1 2 0\n"), Err(ProofError::NoEmptyClause));
+    }
+
+    /// Every way a line can be malformed, with the message each gives.
+    #[test]
+    fn names_what_is_malformed() {
+        let reason = |proof: &str| match verdict(CNF, proof) {
+            Err(ProofError::Step { line: 1, reason }) => reason,
+            other => panic!("{proof:?}: {other:?}"),
+        };
+        assert_eq!(reason("x 1 0 1 2 0\n"), "no clause id");
+        assert_eq!(reason("5 1 x 0 1 2 0\n"), "number 'x'");
+        assert_eq!(reason("5 d 1 x 0\n"), "deleted id 'x'");
+        assert_eq!(reason("5 1 2\n"), "clause not terminated by 0");
+        assert_eq!(reason("5 1 0\n"), "hints not terminated by 0");
+        assert_eq!(reason("5 1 0 1 2\n"), "hints not terminated by 0");
+        assert_eq!(reason("4 1 0 1 2 0\n"), "clause id 4 is already present");
+        assert_eq!(reason("5 3 0 1 2 0\n"), "literal 3 out of range");
+        assert_eq!(reason("5 1 0 -1 2 0\n"), "RAT hint -1: only RUP steps are accepted");
+        assert_eq!(reason("5 1 0 1 0\n"), "hints end without a conflict");
+        assert_eq!(reason("5 d 1 9 0\n"), "deletes clause 9, which is not present");
+    }
+
+    /// A deleted clause is no longer a hint, and its id can be used again.
+    #[test]
+    fn deletion_removes_a_clause() {
+        let e = verdict(CNF, "1 d 1 0\n5 1 0 1 2 0\n").unwrap_err();
+        assert_eq!(e, ProofError::Step { line: 2, reason: "hint 1 is not a present clause".into() });
+        assert_eq!(verdict(CNF, "5 1 0 1 2 0\n5 d 1 0\n1 1 0 5 0\n6 0 1 3 4 0\n"), Ok(()));
+        // Zeros are not needed to end a deletion, and a comment or blank line is skipped.
+        assert_eq!(verdict(CNF, "c derive a\n\n5 1 0 1 2 0\n5 d 1 0 2\n6 0 5 3 4 0\n"), Ok(()));
+    }
+
+    /// Ids far beyond the others, and zero or negative ones, are kept and found again (a
+    /// negative hint is a RAT hint, so a negative id can be added but never used).
+    #[test]
+    fn reads_ids_of_any_size() {
+        let far = "1000000000000 -1 0 3 4 0\n";
+        assert_eq!(verdict(CNF, &format!("0 1 0 1 2 0\n-7 1 0 1 2 0\n{far}9 0 0 1000000000000 0\n")), Ok(()));
+        let e = verdict(CNF, "-7 1 0 1 2 0\n-7 1 0 1 2 0\n").unwrap_err();
+        assert_eq!(e, ProofError::Step { line: 2, reason: "clause id -7 is already present".into() });
+        let e = verdict(CNF, &format!("5 1 0 1 2 0\n{far}5 d 1000000000000 0\n6 0 5 1000000000000 0\n"))
+            .unwrap_err();
+        assert_eq!(
+            e,
+            ProofError::Step { line: 4, reason: "hint 1000000000000 is not a present clause".into() }
+        );
+    }
+
+    /// Many clauses added and deleted make the arena collect its garbage again and again; the
+    /// clauses present are still read right afterwards, under ids of both kinds.
+    #[test]
+    fn collecting_garbage_keeps_the_present_clauses() {
+        let mut proof = String::from("3000000 1 0 1 2 0\n");
+        for id in 5..1005 {
+            proof += &format!("{id} 1 0 1 2 0\n{id} d {id} 0\n");
+        }
+        proof += "2000 -1 0 3 4 0\n2001 0 3000000 2000 0\n";
+        assert_eq!(verdict(CNF, &proof), Ok(()));
+    }
+
+    /// A file is read line by line: its lines are all counted, those after the empty clause
+    /// too, and a proof that is not UTF-8 is refused as reading it whole refused it.
+    #[test]
+    fn checks_files_as_streams() {
+        let dir = tempfile::tempdir().unwrap();
+        let (cnf, proof) = (dir.path().join("f.cnf"), dir.path().join("f.lrat"));
+        std::fs::write(&cnf, CNF).unwrap();
+        std::fs::write(&proof, format!("{PROOF}c after\n\n7 1 0")).unwrap();
+        let v = check_files(&cnf, &proof).unwrap();
+        assert_eq!(v, Verdict { variables: 2, clauses: 4, proof_lines: 6 });
+        std::fs::write(&proof, b"5 1 0 1 2 0\n6 0 5 3 4 0\nc \xff\n").unwrap();
+        let e = check_files(&cnf, &proof).unwrap_err();
+        assert_eq!(e, format!("{}: stream did not contain valid UTF-8", proof.display()));
+        std::fs::write(&proof, "5 1 0 1 2 0\n").unwrap();
+        let e = check_files(&cnf, &proof).unwrap_err();
+        assert_eq!(e, format!("{}: proof never derives the empty clause", proof.display()));
+        std::fs::write(&cnf, "p cnf 1 2\n1 0\n0\n").unwrap();
+        assert_eq!(check_files(&cnf, &proof).unwrap().proof_lines, 1);
+        assert!(check_files(&cnf, &dir.path().join("missing")).unwrap_err().contains("missing: "));
     }
 
     #[test]
