@@ -6,11 +6,9 @@ use super::{in_file, io_err, results, solve_options};
 use commsched::compare::report::{self, Entry, Report, RunInfo};
 use commsched::compare::{Algorithms, AssessOptions, Assessment, Attached, assess};
 use commsched::error::{InputError, Result};
-use commsched::msccl::load_schedule;
 use commsched::exact::BackendChoice;
-use commsched::spec::io::{
-    certificate_folder, instance_files, load_instance, paper_schedule_file,
-};
+use commsched::msccl::load_schedule;
+use commsched::spec::io::{certificate_folder, instance_files, load_instance, paper_schedule_file};
 use commsched::spec::{Family, ProblemKind, Schedule};
 use std::io::Write;
 use std::path::{Path, PathBuf};

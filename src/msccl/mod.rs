@@ -27,6 +27,7 @@
 //! by what the rank last received into them. The checker then judges the schedule.
 
 pub mod runtime;
+mod semantics;
 pub mod xml;
 
 use self::runtime::Semantics;
