@@ -1,4 +1,4 @@
-//! The CNF of an [`ir::Model`](super::ir::Model), for the SAT backend, `.cnf` export and the
+//! The CNF of an [`ir::Program`](super::ir::Program), for the SAT backend, `.cnf` export and the
 //! re-encoding that `verify` compares a certificate's CNF with.
 //!
 //! - A boolean variable is one propositional variable.
@@ -7,14 +7,14 @@
 //! - A linear constraint is then a pseudo-boolean constraint over these literals, encoded with
 //!   rustsat's default encodings (a totalizer for cardinality constraints, a generalized
 //!   totalizer for weighted ones); `=` is encoded as both bounds. A contradiction
-//!   ([`Model::contradiction`]) is the empty clause.
+//!   ([`Program::contradiction`]) is the empty clause.
 //! - The objective (a bound to minimise, or a search guide) is not part of the CNF: the SAT
 //!   backend adds objective bounds itself ([`CnfModel::bound`]).
 //!
 //! The encoding is deterministic: the same model gives the same clauses in the same order,
 //! which is what lets `verify` re-encode an instance and compare.
 
-use super::ir::{Domain, Model, Sense, VarId};
+use super::ir::{Domain, Program, Sense, VarId};
 use crate::error::{Error, Result};
 use crate::proof::lrat::Cnf;
 use rustsat::encodings::pb::default_encode_pb_constraint;
@@ -52,7 +52,7 @@ fn dimacs(lit: Lit) -> i32 {
 
 impl CnfModel {
     /// The CNF of `model`'s variables and constraints (its objective is left out).
-    pub fn encode(model: &Model) -> Result<Self> {
+    pub fn encode(model: &Program) -> Result<Self> {
         let mut vars = BasicVarManager::default();
         let mut clauses = Clauses::new();
         let literals = model
@@ -197,7 +197,7 @@ mod tests {
     /// over the CNF's variables, auxiliary ones included).
     #[test]
     fn the_cnf_has_exactly_the_models_solutions() {
-        let mut m = Model::new("t");
+        let mut m = Program::new("t");
         let x = m.bool_var("x");
         let y = m.int_var("y", -1, 2);
         let z = m.bool_var("z");
@@ -229,7 +229,7 @@ mod tests {
 
     #[test]
     fn encoding_is_deterministic_and_contradictions_are_the_empty_clause() {
-        let mut m = Model::new("t");
+        let mut m = Program::new("t");
         let x = m.bool_var("x");
         let y = m.int_var("y", 0, 5);
         let mut lhs = Linear::new();

@@ -1,4 +1,4 @@
-//! Writes an [`ir::Model`](super::ir::Model) as text for external solvers: CPLEX LP (`.lp`,
+//! Writes an [`ir::Program`](super::ir::Program) as text for external solvers: CPLEX LP (`.lp`,
 //! for the ILP backend's family of solvers) and SMT-LIB2 (`.smt2`, QF_LIA, for z3 and other
 //! SMT solvers). The output is deterministic: variables and constraints in model order.
 //!
@@ -11,7 +11,7 @@
 use super::backend::BackendKind;
 use super::cnf::CnfModel;
 use super::encode::{self, Variant};
-use super::ir::{Domain, Goal, Model, Sense, VarId};
+use super::ir::{Domain, Goal, Program, Sense, VarId};
 use crate::error::{Error, InputError, Result};
 use crate::spec::Instance;
 use std::fmt::Write;
@@ -55,7 +55,7 @@ pub fn model_file(dir: &Path, root: &Path, instance: &Path, kind: BackendKind) -
 
 /// The model as text for `backend`: LP, SMT-LIB2, or DIMACS CNF ([`CnfModel`], with the
 /// model's description as a comment).
-pub fn model_text(model: &Model, backend: BackendKind) -> Result<String> {
+pub fn model_text(model: &Program, backend: BackendKind) -> Result<String> {
     Ok(match backend {
         BackendKind::Ilp => lp(model),
         BackendKind::Smt => smt2(model),
@@ -70,7 +70,7 @@ const LP_TERMS_PER_LINE: usize = 8;
 /// is written as the objective (minimising it keeps every solution a feasible point); a
 /// constraint whose terms all cancelled (a contradiction) is written with a zero coefficient
 /// on the first variable.
-pub fn lp(model: &Model) -> String {
+pub fn lp(model: &Program) -> String {
     let mut s = String::new();
     header(&mut s, model, "\\", "CPLEX LP");
     let name = |v: VarId| model.variables[v.index()].name.as_str();
@@ -154,7 +154,7 @@ fn smt_int(k: i64) -> String {
 /// integers `Int` constants with asserted bounds, each constraint a named assertion; an
 /// objective to minimise is written as z3's `(minimize ...)` extension, a search guide is left
 /// out (any model answers a feasibility question). Ends with `(check-sat)`.
-pub fn smt2(model: &Model) -> String {
+pub fn smt2(model: &Program) -> String {
     let mut s = String::new();
     header(&mut s, model, ";", "SMT-LIB2");
     let sum = |terms: &[(i64, VarId)]| -> String {
@@ -201,7 +201,7 @@ pub fn smt2(model: &Model) -> String {
     s
 }
 
-fn header(s: &mut String, model: &Model, comment: &str, format: &str) {
+fn header(s: &mut String, model: &Program, comment: &str, format: &str) {
     let _ = writeln!(s, "{comment} commsched exact model ({format})");
     let _ = writeln!(s, "{comment} {}", model.description);
     let _ = writeln!(s, "{comment} {model}");
@@ -212,8 +212,8 @@ mod tests {
     use super::*;
     use crate::exact::ir::Linear;
 
-    fn small() -> Model {
-        let mut m = Model::new("small");
+    fn small() -> Program {
+        let mut m = Program::new("small");
         let x = m.bool_var("x");
         let a = m.int_var("a", -2, 3);
         let mut c = Linear::new();
@@ -254,7 +254,7 @@ mod tests {
 
     #[test]
     fn contradictions_keep_a_term_in_lp() {
-        let mut m = Model::new("empty");
+        let mut m = Program::new("empty");
         m.constrain("never", &Linear::new(), Sense::Ge, 1);
         let text = lp(&m);
         assert!(text.contains(" never: 0 zero >= 1\n") && text.contains(" zero = 0\n"), "{text}");

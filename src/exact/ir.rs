@@ -4,18 +4,18 @@
 //! coefficients, and an optional linear objective: one to minimise, or a search guide for a
 //! feasibility question ([`Goal`]).
 //!
-//! An encoder never sees a solver; [`super::backend`] solves a [`Model`] and [`mod@super::export`]
+//! An encoder never sees a solver; [`super::backend`] solves a [`Program`] and [`mod@super::export`]
 //! writes it as CPLEX LP or SMT-LIB2 text. Every integer variable has finite bounds (microlp
 //! keeps integer bounds as `i32`).
 
 use std::fmt;
 
-/// A variable of a [`Model`], by index.
+/// A variable of a [`Program`], by index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct VarId(usize);
 
 impl VarId {
-    /// The index into [`Model::variables`].
+    /// The index into [`Program::variables`].
     pub fn index(self) -> usize {
         self.0
     }
@@ -137,7 +137,7 @@ impl Linear {
 
 /// A linear constraint `Σ coeff·var sense rhs`. Terms name each variable once, with a nonzero
 /// coefficient, in increasing variable order; a constraint may have no terms (then it is a
-/// constant fact, see [`Model::contradiction`]).
+/// constant fact, see [`Program::contradiction`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Constraint {
     /// Unique name (same alphabet as variable names).
@@ -177,9 +177,10 @@ pub struct Objective {
     pub goal: Goal,
 }
 
-/// A bounded linear integer model.
+/// A bounded linear integer model: an integer program, named so beside the communication
+/// models of [`crate::spec::Model`].
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Model {
+pub struct Program {
     /// One line saying what the model encodes (written as a comment by the exporters).
     pub description: String,
     /// The variables, indexed by [`VarId`].
@@ -190,7 +191,7 @@ pub struct Model {
     pub objective: Option<Objective>,
 }
 
-impl Model {
+impl Program {
     /// An empty model.
     pub fn new(description: impl Into<String>) -> Self {
         Self { description: description.into(), ..Self::default() }
@@ -215,7 +216,7 @@ impl Model {
     /// Adds `lhs sense rhs`, merging repeated variables and moving the constant to the right.
     /// A constraint that every assignment within the variables' domains satisfies is dropped
     /// (e.g. `x ≤ 1` for a boolean); one whose terms all cancel and which fails is kept (see
-    /// [`Model::contradiction`]).
+    /// [`Program::contradiction`]).
     pub fn constrain(&mut self, name: impl Into<String>, lhs: &Linear, sense: Sense, rhs: i64) {
         let merged = merge(lhs.terms.clone());
         let rhs = rhs - lhs.constant;
@@ -243,9 +244,9 @@ impl Model {
     /// once. Its assignments are exactly this model's assignments that give every variable its
     /// representative's value. Returns the quotient, described as this model `restricted`, and
     /// each variable's variable in it.
-    pub fn quotient(&self, class: &[VarId], restricted: &str) -> (Model, Vec<VarId>) {
+    pub fn quotient(&self, class: &[VarId], restricted: &str) -> (Program, Vec<VarId>) {
         debug_assert_eq!(class.len(), self.variables.len(), "one class per variable");
-        let mut quotient = Model::new(format!("{}, {restricted}", self.description));
+        let mut quotient = Program::new(format!("{}, {restricted}", self.description));
         let mut image = vec![VarId(usize::MAX); self.variables.len()];
         for (i, var) in self.variables.iter().enumerate().filter(|&(i, _)| class[i].0 == i) {
             image[i] = quotient.push(var.name.clone(), var.domain);
@@ -339,7 +340,7 @@ fn merge(mut terms: Vec<(i64, VarId)>) -> Vec<(i64, VarId)> {
     merged
 }
 
-impl fmt::Display for Model {
+impl fmt::Display for Program {
     /// A one-line size summary: `N variables (B boolean), M constraints`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let bools = self.variables.iter().filter(|v| v.domain == Domain::Bool).count();
@@ -358,7 +359,7 @@ mod tests {
 
     #[test]
     fn constrain_merges_terms_and_moves_the_constant() {
-        let mut m = Model::new("t");
+        let mut m = Program::new("t");
         let x = m.bool_var("x");
         let y = m.int_var("y", 0, 3);
         let mut lhs = Linear::new();
@@ -370,7 +371,7 @@ mod tests {
 
     #[test]
     fn constant_constraints_are_dropped_when_true_and_kept_when_false() {
-        let mut m = Model::new("t");
+        let mut m = Program::new("t");
         let mut lhs = Linear::new();
         lhs.add_constant(1);
         m.constrain("true", &lhs, Sense::Eq, 1);
@@ -381,7 +382,7 @@ mod tests {
 
     #[test]
     fn constraints_implied_by_the_domains_are_dropped() {
-        let mut m = Model::new("t");
+        let mut m = Program::new("t");
         let x = m.bool_var("x");
         let y = m.int_var("y", -1, 2);
         let mut lhs = Linear::new();
@@ -397,7 +398,7 @@ mod tests {
     /// became identical once; the quotient's assignments are the model's with x = z.
     #[test]
     fn quotient_identifies_variables_and_keeps_repeated_constraints_once() {
-        let mut m = Model::new("t");
+        let mut m = Program::new("t");
         let (x, y, z) = (m.bool_var("x"), m.bool_var("y"), m.bool_var("z"));
         m.constrain("xy", Linear::new().add(1, x).add(1, y), Sense::Le, 1);
         m.constrain("zy", Linear::new().add(1, z).add(1, y), Sense::Le, 1);
@@ -418,7 +419,7 @@ mod tests {
 
     #[test]
     fn first_violation_names_the_domain_or_the_constraint() {
-        let mut m = Model::new("t");
+        let mut m = Program::new("t");
         let x = m.bool_var("x");
         let y = m.int_var("y", 0, 3);
         let mut lhs = Linear::new();

@@ -99,9 +99,9 @@ impl Cnf {
     }
 }
 
-/// What a checked proof established, for certificates and manifests.
+/// What an accepted proof established, for certificates and manifests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-pub struct Verdict {
+pub struct Accepted {
     /// Variables of the CNF.
     pub variables: u32,
     /// Clauses of the CNF.
@@ -113,7 +113,7 @@ pub struct Verdict {
 /// Reads a DIMACS file and an ASCII LRAT file and checks the proof ([`check`]). The proof is
 /// read as a stream, one line at a time (CaDiCaL's proofs reach gigabytes); it must be UTF-8,
 /// as the CNF must. The error names the file and what is wrong.
-pub fn check_files(cnf_path: &Path, proof_path: &Path) -> Result<Verdict, String> {
+pub fn check_files(cnf_path: &Path, proof_path: &Path) -> Result<Accepted, String> {
     let cnf_error = |e: &dyn std::fmt::Display| format!("{}: {e}", cnf_path.display());
     let text = std::fs::read_to_string(cnf_path).map_err(|e| cnf_error(&e))?;
     let cnf = Cnf::parse(&text).map_err(|e| cnf_error(&e))?;
@@ -131,7 +131,7 @@ pub fn check_files(cnf_path: &Path, proof_path: &Path) -> Result<Verdict, String
     };
     let proof_lines =
         check_lines(&cnf, read_line).map_err(|e| proof_error(&e))?.map_err(|e| proof_error(&e))?;
-    Ok(Verdict { variables: cnf.vars, clauses: cnf.clauses.len(), proof_lines })
+    Ok(Accepted { variables: cnf.vars, clauses: cnf.clauses.len(), proof_lines })
 }
 
 /// Checks an ASCII LRAT proof of the unsatisfiability of `cnf`.
@@ -600,7 +600,7 @@ mod tests {
         std::fs::write(&cnf, CNF).unwrap();
         std::fs::write(&proof, format!("{PROOF}c after\n\n7 1 0")).unwrap();
         let v = check_files(&cnf, &proof).unwrap();
-        assert_eq!(v, Verdict { variables: 2, clauses: 4, proof_lines: 6 });
+        assert_eq!(v, Accepted { variables: 2, clauses: 4, proof_lines: 6 });
         std::fs::write(&proof, b"5 1 0 1 2 0\n6 0 5 3 4 0\nc \xff\n").unwrap();
         let e = check_files(&cnf, &proof).unwrap_err();
         assert_eq!(e, format!("{}: stream did not contain valid UTF-8", proof.display()));

@@ -21,7 +21,7 @@
 
 use super::{Backend, BackendAnswer, BackendKind, Limits, Unknown, accept};
 use crate::error::{Error, Result};
-use crate::exact::ir::{Domain, Goal, Model, Sense};
+use crate::exact::ir::{Domain, Goal, Program, Sense};
 
 use good_lp::{
     Expression, ProblemVariables, ResolutionError, Solution, SolutionStatus, SolverModel, Variable,
@@ -52,7 +52,7 @@ impl Backend for Ilp {
         BackendKind::Ilp
     }
 
-    fn solve(&self, model: &Model, limits: &Limits) -> Result<BackendAnswer> {
+    fn solve(&self, model: &Program, limits: &Limits) -> Result<BackendAnswer> {
         if model.contradiction().is_some() {
             return Ok(BackendAnswer::Infeasible);
         }

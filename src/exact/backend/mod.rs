@@ -1,5 +1,5 @@
 //! Solver backends (small trait impls, in the manner of good_lp's solvers): each reads an
-//! [`ir::Model`](super::ir::Model) and answers feasible (with an assignment), infeasible, or
+//! [`ir::Program`](super::ir::Program) and answers feasible (with an assignment), infeasible, or
 //! unknown (with the reason, as data). The default is [`BackendKind::Ilp`]
 //! ([`super::default_backend`]).
 //!
@@ -18,7 +18,7 @@ pub mod sat;
 #[cfg(feature = "smt")]
 pub mod smt;
 
-use super::ir::{Model, VarId};
+use super::ir::{Program, VarId};
 use crate::error::Result;
 use std::fmt;
 use std::ops::RangeInclusive;
@@ -132,10 +132,10 @@ pub enum Aim {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Assignment {
     /// One value per model variable (booleans as 0/1), already checked against the model with
-    /// [`Model::first_violation`].
+    /// [`Program::first_violation`].
     pub values: Vec<i64>,
     /// Whether the answer is complete: the objective is proven minimal, or the model is a
-    /// feasibility question ([`Model::is_feasibility`]).
+    /// feasibility question ([`Program::is_feasibility`]).
     pub optimal: bool,
 }
 
@@ -173,10 +173,10 @@ pub trait Backend: Sync {
     /// Which backend this is.
     fn kind(&self) -> BackendKind;
 
-    /// Decides the model within the limits. A model with a [`Model::contradiction`] is
+    /// Decides the model within the limits. A model with a [`Program::contradiction`] is
     /// infeasible without a search. An `Err` means the backend misbehaved (e.g. returned an
     /// assignment that breaks the model).
-    fn solve(&self, model: &Model, limits: &Limits) -> Result<BackendAnswer>;
+    fn solve(&self, model: &Program, limits: &Limits) -> Result<BackendAnswer>;
 
     /// Its proofs of infeasibility, if it traces any (`None`, the default: its word only).
     fn as_proof_tracing(&self) -> Option<&dyn ProofTracing> {
@@ -205,7 +205,7 @@ pub struct ProofTrace {
 pub trait ProofTracing: Sync {
     /// Decides the feasibility of `model` (its objective ignored) with a proof tracer: writes
     /// the CNF and, whatever the answer, the proof to `trace`. The proof is not checked here.
-    fn trace(&self, model: &Model, limits: &Limits, trace: &ProofTrace) -> Result<BackendAnswer>;
+    fn trace(&self, model: &Program, limits: &Limits, trace: &ProofTrace) -> Result<BackendAnswer>;
 
     /// Checks the proof that [`ProofTracing::trace`] wrote against its CNF; a proof that fails
     /// the check is [`crate::Error::Backend`].
@@ -213,7 +213,7 @@ pub trait ProofTracing: Sync {
 
     /// [`ProofTracing::trace`], then [`ProofTracing::check`] when the answer is infeasible: an
     /// infeasible answer has a checked proof.
-    fn refute(&self, model: &Model, limits: &Limits, trace: &ProofTrace) -> Result<BackendAnswer> {
+    fn refute(&self, model: &Program, limits: &Limits, trace: &ProofTrace) -> Result<BackendAnswer> {
         let answer = self.trace(model, limits, trace)?;
         if answer == BackendAnswer::Infeasible {
             self.check(&trace.cnf, &trace.proof)?;
@@ -250,7 +250,7 @@ pub trait Incremental: Sync {
     /// marked with H ([`crate::exact::cnf::DESCENT_MARKER`]).
     fn descend(
         &self,
-        model: &Model,
+        model: &Program,
         ends: &[(VarId, u64)],
         horizons: RangeInclusive<u64>,
         limits: &Limits,
@@ -261,12 +261,12 @@ pub trait Incremental: Sync {
 
 /// Shared by the backends: checks a raw assignment against the model and wraps it, or reports
 /// the backend's fault.
-fn accept(kind: BackendKind, model: &Model, values: Vec<i64>, optimal: bool) -> Result<BackendAnswer> {
+fn accept(kind: BackendKind, model: &Program, values: Vec<i64>, optimal: bool) -> Result<BackendAnswer> {
     Ok(BackendAnswer::Feasible(Assignment { values: satisfying(kind, model, values)?, optimal }))
 }
 
 /// The raw assignment if it satisfies the model, else the backend's fault.
-fn satisfying(kind: BackendKind, model: &Model, values: Vec<i64>) -> Result<Vec<i64>> {
+fn satisfying(kind: BackendKind, model: &Program, values: Vec<i64>) -> Result<Vec<i64>> {
     match model.first_violation(&values) {
         None => Ok(values),
         Some(v) => Err(crate::Error::Backend {
@@ -279,9 +279,9 @@ fn satisfying(kind: BackendKind, model: &Model, values: Vec<i64>) -> Result<Vec<
 /// Pigeonhole: booleans p_ij, each pigeon in some hole, at most one pigeon per hole;
 /// unsatisfiable exactly when there are more pigeons than holes (a test model of every backend).
 #[cfg(test)]
-pub(crate) fn pigeonhole(pigeons: usize, holes: usize) -> Model {
+pub(crate) fn pigeonhole(pigeons: usize, holes: usize) -> Program {
     use crate::exact::ir::{Linear, Sense};
-    let mut m = Model::new(format!("pigeonhole {pigeons} into {holes}"));
+    let mut m = Program::new(format!("pigeonhole {pigeons} into {holes}"));
     let p: Vec<Vec<_>> =
         (0..pigeons).map(|i| (0..holes).map(|j| m.bool_var(format!("p_{i}_{j}"))).collect()).collect();
     for (i, row) in p.iter().enumerate() {
@@ -303,8 +303,8 @@ mod tests {
     /// min 3a + 4b s.t. a + 2b ≥ 5, 3a + b ≥ 4, a, b ∈ 0..=10. By b: b = 0 needs a = 5 (15),
     /// b = 1 needs a = 3 (13), b = 2 needs a = 1 (11), b = 3 needs a = 1 (15), b = 4 (16):
     /// the optimum is 11 at (1, 2).
-    fn knapsack() -> Model {
-        let mut m = Model::new("small integer program");
+    fn knapsack() -> Program {
+        let mut m = Program::new("small integer program");
         let a = m.int_var("a", 0, 10);
         let b = m.int_var("b", 0, 10);
         let mut c1 = Linear::new();
@@ -321,8 +321,8 @@ mod tests {
 
     /// x + y + z = 2 over booleans with x + y ≤ 1 and y = z: y = z = 0 would need x = 2, so
     /// the only answer is x = 0, y = z = 1.
-    fn booleans() -> (Model, [VarId; 3]) {
-        let mut m = Model::new("booleans");
+    fn booleans() -> (Program, [VarId; 3]) {
+        let mut m = Program::new("booleans");
         let x = m.bool_var("x");
         let y = m.bool_var("y");
         let z = m.bool_var("z");
@@ -389,7 +389,7 @@ mod tests {
         for kind in BackendKind::available() {
             for aim in [Aim::Witness, Aim::Refutation] {
                 let limits = Limits { aim, ..Limits::default() };
-                let solve = |m: &Model| kind.backend().unwrap().solve(m, &limits).unwrap();
+                let solve = |m: &Program| kind.backend().unwrap().solve(m, &limits).unwrap();
                 assert_eq!(solve(&pigeonhole(6, 5)), BackendAnswer::Infeasible, "{kind} {aim:?}");
                 let BackendAnswer::Feasible(a) = solve(&pigeonhole(5, 5)) else {
                     panic!("{kind} {aim:?}: five pigeons fit five holes");

@@ -23,7 +23,7 @@ use super::{
 };
 use crate::error::{Error, Result};
 use crate::exact::cnf::{CnfModel, DESCENT_MARKER};
-use crate::exact::ir::{Goal, Model, Sense, VarId};
+use crate::exact::ir::{Goal, Program, Sense, VarId};
 use crate::proof::lrat;
 use rustsat::solvers::{ControlSignal, Solve, SolverResult, Terminate};
 use rustsat::types::{Clause, Lit, TernaryVal};
@@ -89,7 +89,7 @@ impl Backend for Sat {
         BackendKind::Sat
     }
 
-    fn solve(&self, model: &Model, limits: &Limits) -> Result<BackendAnswer> {
+    fn solve(&self, model: &Program, limits: &Limits) -> Result<BackendAnswer> {
         if model.contradiction().is_some() {
             return Ok(BackendAnswer::Infeasible);
         }
@@ -143,7 +143,7 @@ impl Backend for Sat {
 
 impl ProofTracing for Sat {
     /// A fresh CaDiCaL that traces an ASCII LRAT proof.
-    fn trace(&self, model: &Model, limits: &Limits, trace: &ProofTrace) -> Result<BackendAnswer> {
+    fn trace(&self, model: &Program, limits: &Limits, trace: &ProofTrace) -> Result<BackendAnswer> {
         let enc = CnfModel::encode(model)?;
         std::fs::write(&trace.cnf, enc.dimacs(&trace.comment))
             .map_err(|e| backend_error(format!("cannot write {}: {e}", trace.cnf.display())))?;
@@ -171,7 +171,7 @@ impl ProofTracing for Sat {
 impl Incremental for Sat {
     fn descend(
         &self,
-        model: &Model,
+        model: &Program,
         ends: &[(VarId, u64)],
         horizons: std::ops::RangeInclusive<u64>,
         limits: &Limits,
@@ -202,7 +202,7 @@ const EXTENSION_STACK_TECHNIQUES: [&str; 7] =
 /// H + 1 on, as at most H units are ever added), with its comment and the line
 /// [`DESCENT_MARKER`]`H` on top, and the proof refutes it. The proof is not checked here.
 fn descend(
-    model: &Model,
+    model: &Program,
     ends: &[(VarId, u64)],
     (horizon, floor): (u64, u64),
     limits: &Limits,
@@ -358,7 +358,7 @@ mod tests {
     use crate::exact::backend::pigeonhole;
 
     /// The checked refutation of `model`: its CNF and LRAT proof as text.
-    fn refuted(model: &Model, name: &str) -> (String, String) {
+    fn refuted(model: &Program, name: &str) -> (String, String) {
         let dir = std::env::temp_dir().join(format!("commsched-sat-test-{}-{name}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let (cnf, proof) = (dir.join("m.cnf"), dir.join("m.lrat"));

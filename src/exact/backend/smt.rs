@@ -26,7 +26,7 @@
 
 use super::{Aim, Backend, BackendAnswer, BackendKind, Limits, Unknown, accept};
 use crate::error::{Error, Result};
-use crate::exact::ir::{Constraint, Domain, Goal, Model, Sense, VarId};
+use crate::exact::ir::{Constraint, Domain, Goal, Program, Sense, VarId};
 use std::time::Duration;
 use z3::ast::{Bool, Int};
 use z3::{Optimize, Params, SatResult, Solver};
@@ -133,7 +133,7 @@ impl Backend for Smt {
         BackendKind::Smt
     }
 
-    fn solve(&self, model: &Model, limits: &Limits) -> Result<BackendAnswer> {
+    fn solve(&self, model: &Program, limits: &Limits) -> Result<BackendAnswer> {
         if model.contradiction().is_some() {
             return Ok(BackendAnswer::Infeasible);
         }

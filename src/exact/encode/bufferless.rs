@@ -67,10 +67,9 @@ use super::time_expanded::span;
 use super::{Encoder, EncoderEntry, Encoding, Event, Shape, Variant};
 use crate::bounds::generic::{self, Job};
 use crate::exact::BackendKind;
-use crate::exact::ir::{Linear, Model, Sense, VarId};
+use crate::exact::ir::{Linear, Program, Sense, VarId};
 use crate::spec::{
-    Applicability, GatherMode, Instance, Message, Model as CommModel, ModelClass, Node, Port, Problem,
-    ProblemKind, Start,
+    Applicability, GatherMode, Instance, Message, Model, ModelClass, Node, Port, Problem, ProblemKind, Start,
 };
 
 /// Real chatting schedules, multi- and single-port (paper 000 §2).
@@ -192,7 +191,7 @@ impl Starts {
     /// Resolves the messages' designated paths, and for a distributed gather every wake-up path.
     pub fn new(instance: &Instance) -> Self {
         let (virtual_schedule, single_port, gather) = match instance.model {
-            CommModel::Bufferless { port, virtual_schedule, gather } => {
+            Model::Bufferless { port, virtual_schedule, gather } => {
                 (virtual_schedule, port == Port::Single, gather)
             }
             // Instance validation pairs chatting, scatter and gather with the bufferless model.
@@ -380,7 +379,7 @@ impl Encoder for Starts {
     fn encode(&self, horizon: u64, variant: Variant) -> Option<Encoding> {
         let Variant::Full = variant else { return None };
         let kind = if self.virtual_schedule { "virtual" } else { "real" };
-        let mut model = Model::new(format!(
+        let mut model = Program::new(format!(
             "bufferless start times ({kind} schedules{}{}), {} messages, horizon T = {horizon}",
             if self.single_port { ", single-port" } else { "" },
             if self.wake.is_some() { ", distributed gather with wake-up calls" } else { "" },
@@ -448,7 +447,7 @@ impl Starts {
         &self,
         wake: &WakeUpPaths,
         horizon: u64,
-        model: &mut Model,
+        model: &mut Program,
         rows: &mut [Vec<Vec<VarId>>],
         events: &mut Vec<(VarId, Event)>,
         starts: &[Vec<(u64, VarId)>],

@@ -40,10 +40,9 @@
 
 use super::{Encoder, EncoderEntry, Encoding, Event, Shape, Variant};
 use crate::exact::BackendKind;
-use crate::exact::ir::{Linear, Model, Sense, VarId};
+use crate::exact::ir::{Linear, Program, Sense, VarId};
 use crate::spec::{
-    Applicability, Chunk, CollectiveKind, Instance, Model as CommModel, ModelClass, Node, Problem,
-    ProblemKind,
+    Applicability, Chunk, CollectiveKind, Instance, Model, ModelClass, Node, Problem, ProblemKind,
 };
 use std::borrow::Cow;
 
@@ -100,7 +99,7 @@ impl<'a> Collective<'a> {
             _ => Vec::new(),
         };
         let budget = match instance.model {
-            CommModel::Collective { rounds } => rounds,
+            Model::Collective { rounds } => rounds,
             _ => None,
         };
         let dist = (0..n).map(|s| instance.network.distances_from(s)).collect();
@@ -175,7 +174,7 @@ impl Encoder for Collective<'_> {
         let Variant::Full = variant else { return None };
         let net = &self.instance.network;
         let n = net.len();
-        let mut model = Model::new(format!(
+        let mut model = Program::new(format!(
             "{} on {} in at most {horizon} steps{}",
             self.instance.problem,
             net.spec_string(),
@@ -238,7 +237,7 @@ impl Encoder for Collective<'_> {
             load
         };
         // `load ≤ b·r_t`: with a budget `load − b·r_t ≤ 0`, without one `load ≤ b`.
-        let cap = |model: &mut Model, name: String, mut load: Linear, b: u64, t: u64| match rounds
+        let cap = |model: &mut Program, name: String, mut load: Linear, b: u64, t: u64| match rounds
             .get(t as usize - 1)
         {
             Some(&r) => {

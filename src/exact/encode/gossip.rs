@@ -113,8 +113,8 @@
 use super::time_expanded::{Held, PortRules, Rotations, UNREACHABLE, Window, bfs, every_port_rule, span};
 use super::{Encoder, EncoderEntry, Encoding, Event, Shape, Variant, Variants};
 use crate::exact::BackendKind;
-use crate::exact::ir::{Linear, Model, Sense, VarId};
-use crate::spec::{Applicability, Family, Instance, Mode, Model as CommModel, PortRule, ProblemKind};
+use crate::exact::ir::{Linear, Program, Sense, VarId};
+use crate::spec::{Applicability, Family, Instance, Mode, Model, PortRule, ProblemKind};
 use std::cell::OnceCell;
 use std::collections::HashMap;
 
@@ -167,7 +167,7 @@ impl<'a> Gossip<'a> {
     /// Prepares the encoder: all-pairs distances now, the separation tables on first use.
     pub fn new(instance: &'a Instance) -> Self {
         let (rule, packet) = match instance.model {
-            CommModel::StoreForward { rule, packet, .. } => (rule, packet),
+            Model::StoreForward { rule, packet, .. } => (rule, packet),
             // Instance validation pairs gossip with store-and-forward copy mode.
             _ => (PortRule::FStar, 1),
         };
@@ -403,7 +403,7 @@ impl Gossip<'_> {
     fn build(&self, horizon: u64, routes: Routes) -> (Encoding, Vec<(VarId, usize, usize, u64)>) {
         let net = &self.instance.network;
         let (n, arcs, t_max) = (self.n(), net.arcs(), horizon as usize);
-        let mut model = Model::new(format!(
+        let mut model = Program::new(format!(
             "gossip on {net} under {}, store-and-forward copy mode, p = {}, horizon T = {horizon}",
             self.rule, self.packet
         ));
@@ -524,7 +524,7 @@ mod tests {
             net,
             Network::parse(net).unwrap(),
             Problem::Gossip,
-            CommModel::StoreForward { rule, mode: Mode::Copy, packet },
+            Model::StoreForward { rule, mode: Mode::Copy, packet },
             RingTie::Clockwise,
             "<test>",
         )

@@ -1,4 +1,4 @@
-//! Encoders: an instance and a horizon T become an [`ir::Model`](super::ir::Model) whose
+//! Encoders: an instance and a horizon T become an [`ir::Program`](super::ir::Program) whose
 //! assignments are exactly the admissible schedules of length ≤ T (up to moves that are never
 //! needed, see each encoder), and an assignment decodes back into a [`Schedule`] of any model.
 //!
@@ -16,7 +16,7 @@ pub mod time_expanded;
 pub mod total_exchange;
 
 use super::BackendKind;
-use super::ir::{Model, VarId};
+use super::ir::{Program, VarId};
 use crate::error::{Error, Result};
 use crate::spec::reversal::{prefix_sweeps, reverse_broadcast};
 use crate::spec::{
@@ -93,7 +93,7 @@ pub struct Encoding {
     /// The horizon T: every event of a decoded schedule lies in steps 1..=T.
     pub horizon: u64,
     /// The model.
-    pub model: Model,
+    pub model: Program,
     /// The schedule variant answers decode into.
     pub shape: Shape,
     /// The variables that stand for schedule events.
@@ -363,7 +363,7 @@ mod tests {
     /// Decoding reads only the variables set to 1, into the encoding's schedule variant.
     #[test]
     fn every_shape_decodes_its_events() {
-        let mut model = Model::new("decode");
+        let mut model = Program::new("decode");
         let vars: Vec<VarId> = (0..3).map(|i| model.bool_var(format!("v{i}"))).collect();
         let encoding = |shape, events: Vec<Event>| Encoding {
             horizon: 4,

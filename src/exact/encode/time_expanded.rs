@@ -38,7 +38,7 @@
 //! reversed, would forbid that link under H\* and H1 (both directions at once or neither) and
 //! make a busy-every-step model infeasible at once, so such a group is not offered.
 
-use crate::exact::ir::{Linear, Model, Sense, VarId};
+use crate::exact::ir::{Linear, Program, Sense, VarId};
 use crate::spec::{Family, Mode, ModelClass, Network, Node, PortRule};
 use std::collections::VecDeque;
 
@@ -168,7 +168,7 @@ impl Held {
     /// The holding of one item at one node at `horizon`, its variables named `name(τ)`. When the
     /// window does not fit (`after + before > T`) the holding is 0 before `after` and 1 from
     /// `after` on, and the caller must make the model infeasible.
-    pub fn new(model: &mut Model, window: Window, horizon: u64, name: impl Fn(u64) -> String) -> Self {
+    pub fn new(model: &mut Program, window: Window, horizon: u64, name: impl Fn(u64) -> String) -> Self {
         let count = window.held_count(horizon);
         let vars = (0..count as u64).map(|i| model.bool_var(name(window.after + i))).collect();
         Self { window, horizon, vars }
@@ -203,7 +203,7 @@ impl Held {
     /// `name`: held(τ) − held(τ − 1) = Σ `arrivals`, for a step τ ≥ 1: the item is held from the
     /// step of its only arrival on (an item that is held arrives no more, and one that is not
     /// held arrives at most once per step).
-    pub fn record(&self, model: &mut Model, name: String, tau: u64, arrivals: &[VarId]) {
+    pub fn record(&self, model: &mut Program, name: String, tau: u64, arrivals: &[VarId]) {
         let mut rise = self.at(tau);
         rise.add_scaled(-1, &self.at(tau - 1));
         for &v in arrivals {
@@ -271,7 +271,7 @@ impl<'a> PortRules<'a> {
 
     /// The rule's constraints in step `t`, over `on_arc[a][t]` = the token variables of arc a in
     /// step t (see the module documentation).
-    pub fn constrain(&self, model: &mut Model, on_arc: &[Vec<Vec<VarId>>], t: usize) {
+    pub fn constrain(&self, model: &mut Program, on_arc: &[Vec<Vec<VarId>>], t: usize) {
         let arcs = self.net.arcs();
         if self.rule == PortRule::FStar {
             for (a, &(u, v)) in arcs.iter().enumerate() {

@@ -47,8 +47,8 @@
 use super::time_expanded::{PortRules, UNREACHABLE, Window, bfs, every_port_rule, span};
 use super::{Encoder, EncoderEntry, Encoding, Event, Shape, Variant};
 use crate::exact::BackendKind;
-use crate::exact::ir::{Linear, Model, Sense, VarId};
-use crate::spec::{Applicability, Instance, Mode, Model as CommModel, Packet, PortRule, ProblemKind};
+use crate::exact::ir::{Linear, Program, Sense, VarId};
+use crate::spec::{Applicability, Instance, Mode, Model, Packet, PortRule, ProblemKind};
 use std::cell::OnceCell;
 use std::collections::HashMap;
 
@@ -92,7 +92,7 @@ impl<'a> TotalExchange<'a> {
     /// Prepares the encoder: all-pairs distances now, the pruning tables on first use.
     pub fn new(instance: &'a Instance) -> Self {
         let (rule, packet) = match instance.model {
-            CommModel::StoreForward { rule, packet, .. } => (rule, packet),
+            Model::StoreForward { rule, packet, .. } => (rule, packet),
             // Instance validation pairs total exchange with store-and-forward move mode.
             _ => (PortRule::FStar, 1),
         };
@@ -204,7 +204,7 @@ impl Encoder for TotalExchange<'_> {
         let net = &self.instance.network;
         let arcs = net.arcs();
         let t_max = horizon as usize;
-        let mut model = Model::new(format!(
+        let mut model = Program::new(format!(
             "total exchange on {} under {}, store-and-forward move mode, p = {}, horizon T = {horizon}",
             net, self.rule, self.packet
         ));
@@ -284,7 +284,7 @@ mod tests {
             net,
             Network::parse(net).unwrap(),
             Problem::TotalExchange(None),
-            CommModel::StoreForward { rule, mode: Mode::Move, packet },
+            Model::StoreForward { rule, mode: Mode::Move, packet },
             RingTie::Clockwise,
             "<test>",
         )

@@ -22,7 +22,7 @@ pub(super) fn limits(variant: Variant, time: Option<Duration>) -> Limits {
 /// certificate's.
 fn answer(
     solver: &dyn Backend,
-    model: &crate::exact::ir::Model,
+    model: &crate::exact::ir::Program,
     limits: &Limits,
     trace: Option<&ProofTrace>,
 ) -> Result<BackendAnswer> {

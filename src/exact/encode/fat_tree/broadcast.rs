@@ -56,7 +56,7 @@ use super::reversal::constrain_ranges;
 use super::{Traffic, Tree};
 use crate::exact::encode::time_expanded::{Held, Window, span};
 use crate::exact::encode::{Encoder, Encoding, Event, Variant};
-use crate::exact::ir::{Linear, Model, Sense};
+use crate::exact::ir::{Linear, Program, Sense};
 use crate::spec::Instance;
 
 /// The fat-tree broadcast encoder (see the module documentation).
@@ -90,7 +90,7 @@ impl FatTreeBroadcast {
     /// `left_first` (symmetry breaking, module documentation): under every tree node away from
     /// P_0, some processor of the left child holds the value as soon as any of the right child
     /// does.
-    fn constrain_left_first(&self, model: &mut Model, held: &[Held], horizon: u64) {
+    fn constrain_left_first(&self, model: &mut Program, held: &[Held], horizon: u64) {
         for k in 1..=self.tree.levels {
             let half = 1usize << (k - 1);
             for i in 1..self.tree.n >> k {
@@ -140,7 +140,7 @@ impl Encoder for FatTreeBroadcast {
     fn encode(&self, horizon: u64, variant: Variant) -> Option<Encoding> {
         let Variant::Full = variant else { return None };
         let tree = &self.tree;
-        let mut model = Model::new(format!("{}, horizon T = {horizon}", tree.description));
+        let mut model = Program::new(format!("{}, horizon T = {horizon}", tree.description));
         let held: Vec<Held> = (0..tree.n)
             .map(|v| {
                 if v == 0 {

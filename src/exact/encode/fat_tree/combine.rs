@@ -58,7 +58,7 @@ use super::reversal::Reversal;
 use super::{KNOWLEDGE, Traffic, Tree, knowledge::RANGE_PAYLOADS};
 use crate::exact::encode::time_expanded::span;
 use crate::exact::encode::{Encoder, Encoding, Event, Relaxation, Variant, Variants};
-use crate::exact::ir::{Linear, Model, Sense, VarId};
+use crate::exact::ir::{Linear, Program, Sense, VarId};
 use crate::spec::{Instance, Problem};
 use std::collections::BTreeMap;
 
@@ -233,7 +233,7 @@ impl FatTreeCombine {
     /// The model at `horizon` (module documentation, "Product and prefix").
     fn model(&self, horizon: u64) -> Encoding {
         let tree = &self.tree;
-        let mut model = Model::new(format!("{}, horizon T = {horizon}", tree.description));
+        let mut model = Program::new(format!("{}, horizon T = {horizon}", tree.description));
         let mut traffic = Traffic::new(tree, horizon);
         // received[(b, r)]: (arrival, x) of every message bringing r to b.
         let mut received: BTreeMap<(usize, Range), Vec<(u64, VarId)>> = BTreeMap::new();
@@ -294,7 +294,7 @@ impl Forms<'_> {
     }
 
     /// f(v, r, τ): v can form r at the end of step τ, as a constant or one variable.
-    fn form(&mut self, model: &mut Model, v: usize, r: Range, tau: u64) -> Linear {
+    fn form(&mut self, model: &mut Program, v: usize, r: Range, tau: u64) -> Linear {
         if let Some(lin) = self.memo.get(&(v, r, tau)) {
             return lin.clone();
         }

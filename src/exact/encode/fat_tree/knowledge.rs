@@ -41,7 +41,7 @@
 use super::{FatTreeCombine, Traffic, Tree};
 use crate::exact::encode::Encoding;
 use crate::exact::encode::time_expanded::span;
-use crate::exact::ir::{Linear, Model, Sense, VarId};
+use crate::exact::ir::{Linear, Program, Sense, VarId};
 use std::collections::BTreeMap;
 
 /// How certificates name the knowledge relaxations, sets then ranges (module documentation):
@@ -113,7 +113,7 @@ impl FatTreeCombine {
         let tree = &self.tree;
         let n = tree.n;
         let mut model =
-            Model::new(format!("{} relaxed to knowledge sets, horizon T = {horizon}", tree.description));
+            Program::new(format!("{} relaxed to knowledge sets, horizon T = {horizon}", tree.description));
         // knows[v][i][τ]: a constant or one variable, for τ = 0..=T.
         let mut knows: Vec<Vec<Vec<Linear>>> = vec![vec![Vec::new(); n]; n];
         for (v, row) in knows.iter_mut().enumerate() {
@@ -192,7 +192,7 @@ impl FatTreeCombine {
     /// (`ended`), and nothing is carried where it is set (`after`): binary and ternary clauses
     /// that propagate along the payload (module documentation, "Knowledge relaxations").
     fn constrain_range(
-        model: &mut Model,
+        model: &mut Program,
         payload: &[(usize, Option<VarId>)],
         (a, b, s): (usize, usize, u64),
     ) {

@@ -44,12 +44,10 @@ pub use knowledge::KNOWLEDGE;
 
 use super::{EncoderEntry, Encoding, Event, Shape};
 use crate::exact::BackendKind;
-use crate::exact::ir::{Linear, Model, Sense, VarId};
+use crate::exact::ir::{Linear, Program, Sense, VarId};
 use crate::spec::applicability::fat_tree_with_valid_capacity;
 use crate::spec::network::fat_tree_lca_height;
-use crate::spec::{
-    Applicability, FamilyKind, FatTreeSend, Instance, Model as CommModel, ModelClass, ProblemKind,
-};
+use crate::spec::{Applicability, FamilyKind, FatTreeSend, Instance, Model, ModelClass, ProblemKind};
 use std::collections::BTreeMap;
 
 /// The model classes of both fat-tree encoders: pipelined and in rounds.
@@ -113,7 +111,7 @@ impl Tree {
         let n = instance.network.len();
         let levels = n.trailing_zeros() as usize;
         let (caps, rounds) = match &instance.model {
-            CommModel::FatTree { capacity, rounds } => (capacity.per_height(n), *rounds),
+            Model::FatTree { capacity, rounds } => (capacity.per_height(n), *rounds),
             _ => (vec![1; levels], false), // the applicability admits fat-tree models only
         };
         let description =
@@ -212,7 +210,7 @@ impl Traffic {
     }
 
     /// `cap`: per channel and step, the messages crossing it number at most its capacity.
-    fn constrain_capacities(&self, model: &mut Model, tree: &Tree) {
+    fn constrain_capacities(&self, model: &mut Program, tree: &Tree) {
         for ((k, c, t), xs) in &self.load {
             if xs.len() as u64 > tree.caps[*k] {
                 let dir = if c % 2 == 1 { "up" } else { "down" };
@@ -226,7 +224,7 @@ impl Traffic {
     /// processor rule); in rounds `round_receive`: the messages to b submitted in one round's
     /// step number at most one (002 §4.2). The broadcast model needs none of them: its holdings
     /// admit one receipt per processor, and its `send` rows one submission per step.
-    fn constrain_processors(&self, model: &mut Model, tree: &Tree) {
+    fn constrain_processors(&self, model: &mut Program, tree: &Tree) {
         for v in 0..tree.n {
             for (t, (submitted, arrivals)) in self.submitted[v].iter().zip(&self.arrivals[v]).enumerate() {
                 for (rule, xs) in [("submit", submitted), ("receive", arrivals)] {
@@ -246,7 +244,7 @@ impl Traffic {
     }
 
     /// The round variables and rules of the module documentation ("The round model").
-    fn constrain_rounds(&self, model: &mut Model, tree: &Tree, horizon: u64) {
+    fn constrain_rounds(&self, model: &mut Program, tree: &Tree, horizon: u64) {
         let mut z: BTreeMap<(u64, usize), VarId> = BTreeMap::new();
         for (s, h) in tree.round_starts(horizon) {
             z.insert((s, h), model.bool_var(format!("z_s{s}_H{h}")));
@@ -294,7 +292,7 @@ impl Traffic {
         }
     }
 
-    fn into_encoding(self, mut model: Model, horizon: u64) -> Encoding {
+    fn into_encoding(self, mut model: Program, horizon: u64) -> Encoding {
         model.guide(&self.guide);
         Encoding { horizon, model, shape: Shape::FatTree, events: self.events }
     }
@@ -316,13 +314,17 @@ mod tests {
 
     /// Whether the default backend finds `model` feasible, asked with `aim` and no time limit.
     #[cfg(any(feature = "smt", feature = "sat"))]
-    pub(super) fn feasible(model: &Model, aim: crate::exact::backend::Aim) -> bool {
+    pub(super) fn feasible(model: &Program, aim: crate::exact::backend::Aim) -> bool {
         feasible_by(crate::exact::default_backend(), model, aim)
     }
 
     /// Whether `model` has a solution, decided by `backend` without a time limit.
     #[cfg(any(feature = "smt", feature = "sat"))]
-    pub(super) fn feasible_by(backend: BackendKind, model: &Model, aim: crate::exact::backend::Aim) -> bool {
+    pub(super) fn feasible_by(
+        backend: BackendKind,
+        model: &Program,
+        aim: crate::exact::backend::Aim,
+    ) -> bool {
         use crate::exact::backend::{BackendAnswer, Limits};
         match backend.backend().unwrap().solve(model, &Limits { time: None, aim }).unwrap() {
             BackendAnswer::Feasible(_) => true,

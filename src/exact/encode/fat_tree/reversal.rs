@@ -45,8 +45,8 @@
 
 use super::{FatTreeBroadcast, Traffic, Tree};
 use crate::exact::encode::{Encoder, Encoding, Event, Relaxation, Shape, Variant};
-use crate::exact::ir::{Linear, Model, Sense, VarId};
-use crate::spec::{Instance, Model as CommModel, Problem};
+use crate::exact::ir::{Linear, Program, Sense, VarId};
+use crate::spec::{Instance, Model, Problem};
 use std::collections::BTreeMap;
 
 /// The models of a product or prefix by time reversal (module documentation), where reversal
@@ -67,7 +67,7 @@ impl Reversal {
     /// round need not be a round.
     pub(super) fn of(instance: &Instance, tree: &Tree, prefix: bool) -> Option<Self> {
         let reverses = !tree.rounds
-            || matches!(&instance.model, CommModel::FatTree { capacity, .. }
+            || matches!(&instance.model, Model::FatTree { capacity, .. }
                 if crate::bounds::fat_tree::channels_never_bind(tree.n as u64, capacity));
         if !reverses {
             return None;
@@ -123,7 +123,7 @@ impl Reversal {
 /// `ancestor` and `range` rows (module documentation): d(u, v) is whether u is a proper
 /// ancestor of v in the tree of first receipts (the messages of `traffic`), and every
 /// subtree is an index range.
-pub(super) fn constrain_ranges(tree: &Tree, model: &mut Model, traffic: &Traffic) {
+pub(super) fn constrain_ranges(tree: &Tree, model: &mut Program, traffic: &Traffic) {
     let n = tree.n;
     // The x of every message from a to b, by (a, b).
     let mut parents: BTreeMap<(usize, usize), Vec<VarId>> = BTreeMap::new();
