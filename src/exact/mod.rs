@@ -346,6 +346,14 @@ mod tests {
         .unwrap()
     }
 
+    /// The certificate of path(4)'s optimum 4 when `backend` refutes T = 3: a checked proof
+    /// from SAT, the solver's word from the others.
+    fn refuted_three(backend: BackendKind) -> Certificate {
+        let evidence =
+            if backend == BackendKind::Sat { Evidence::ProofChecked } else { Evidence::SolverWord };
+        Certificate::InfeasibleAtTMinus1 { t: 3, backend: backend.name(), evidence, relaxation: None }
+    }
+
     /// An optimal schedule of path(4) (length 4, TE-1) with three idle steps in the middle: a
     /// checked incumbent of length 7.
     fn padded_incumbent(inst: &Instance, backend: BackendKind) -> Checked {
@@ -378,17 +386,7 @@ mod tests {
             let outcome = solve(&inst, backend, &SolveOptions::default(), &distance, Some(padded)).unwrap();
             let Outcome::Optimal { checked, certificate } = outcome else { panic!("{backend}: {outcome:?}") };
             assert_eq!(checked.length(), 4, "{backend}");
-            let evidence =
-                if backend == BackendKind::Sat { Evidence::ProofChecked } else { Evidence::SolverWord };
-            assert_eq!(
-                certificate,
-                Certificate::InfeasibleAtTMinus1 {
-                    t: 3,
-                    backend: backend.name(),
-                    evidence,
-                    relaxation: None
-                }
-            );
+            assert_eq!(certificate, refuted_three(backend));
         }
     }
 
@@ -447,21 +445,7 @@ mod tests {
             match solve(&inst, backend, &SolveOptions::default(), &distance, None).unwrap() {
                 Outcome::Optimal { checked, certificate } => {
                     assert_eq!(checked.length(), 4, "{backend}");
-                    let evidence = if backend == BackendKind::Sat {
-                        Evidence::ProofChecked
-                    } else {
-                        Evidence::SolverWord
-                    };
-                    assert_eq!(
-                        certificate,
-                        Certificate::InfeasibleAtTMinus1 {
-                            t: 3,
-                            backend: backend.name(),
-                            evidence,
-                            relaxation: None
-                        },
-                        "{backend}"
-                    );
+                    assert_eq!(certificate, refuted_three(backend), "{backend}");
                 }
                 Outcome::Bounds { stop, .. } => panic!("{backend}: stopped: {stop}"),
             }
