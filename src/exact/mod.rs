@@ -401,9 +401,8 @@ mod tests {
             return; // a build without the SAT backend
         }
         let inst = path4();
-        let dir = std::env::temp_dir().join(format!("commsched-descent-folder-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path().to_path_buf();
         let options = SolveOptions { proof_dir: Some(dir.clone()), ..SolveOptions::default() };
         let distance = [Bound::new("distance", None, 3, "")];
         let padded = padded_incumbent(&inst, BackendKind::Sat);
@@ -431,7 +430,6 @@ mod tests {
         let proof = std::fs::read_to_string(&proof_path).unwrap();
         std::fs::write(&proof_path, &proof[..proof.len() / 2]).unwrap();
         assert!(!crate::folder::verify(&dir).is_empty(), "a truncated proof accepted");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// From the distance bound alone (3 on path(4)) and no incumbent, the search must gallop up

@@ -359,15 +359,13 @@ mod tests {
 
     /// The checked refutation of `model`: its CNF and LRAT proof as text.
     fn refuted(model: &Program, name: &str) -> (String, String) {
-        let dir = std::env::temp_dir().join(format!("commsched-sat-test-{}-{name}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path();
         let (cnf, proof) = (dir.join("m.cnf"), dir.join("m.lrat"));
         let trace = ProofTrace { comment: name.into(), cnf: cnf.clone(), proof: proof.clone() };
         let r = Sat.refute(model, &Limits::default(), &trace).unwrap();
         assert_eq!(r, BackendAnswer::Infeasible, "{r:?}");
-        let texts = (std::fs::read_to_string(&cnf).unwrap(), std::fs::read_to_string(&proof).unwrap());
-        std::fs::remove_dir_all(&dir).unwrap();
-        texts
+        (std::fs::read_to_string(&cnf).unwrap(), std::fs::read_to_string(&proof).unwrap())
     }
 
     fn verdict(cnf: &str, proof: &str) -> std::result::Result<(), lrat::ProofError> {

@@ -189,8 +189,8 @@ mod tests {
             assert!(["3.cnf", "3.lrat"].iter().all(|n| dir.join(n).is_file()), "{}", dir.display());
             std::fs::remove_dir_all(&dir).unwrap();
 
-            let given = std::env::temp_dir().join(format!("commsched-rejected-given-{}", std::process::id()));
-            std::fs::create_dir_all(&given).unwrap();
+            let scratch = tempfile::tempdir().unwrap();
+            let given = scratch.path().to_path_buf();
             let options = SolveOptions { proof_dir: Some(given.clone()), ..SolveOptions::default() };
             let search = Search::new(&inst, backend, &options).unwrap();
             let (cnf, proof) = (given.join(PROOF_CNF), given.join(PROOF_LRAT));
@@ -198,7 +198,6 @@ mod tests {
             let rejected = tracing.check(&cnf, &proof).unwrap_err();
             assert_eq!(kept(search.keep_rejected(rejected, &cnf, &proof)), given);
             assert!(cnf.is_file() && proof.is_file());
-            std::fs::remove_dir_all(&given).unwrap();
         }
     }
 }
