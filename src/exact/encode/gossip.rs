@@ -516,45 +516,24 @@ impl Gossip<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::time_expanded::shared_tests;
     use super::*;
-    use crate::spec::{Network, Problem, RingTie};
+    use crate::spec::Problem;
 
     fn instance(net: &str, rule: PortRule, packet: usize) -> Instance {
-        Instance::new(
-            net,
-            Network::parse(net).unwrap(),
-            Problem::Gossip,
-            Model::StoreForward { rule, mode: Mode::Copy, packet },
-            RingTie::Clockwise,
-            "<test>",
-        )
-        .unwrap()
+        shared_tests::instance(net, Problem::Gossip, Mode::Copy, rule, packet)
     }
 
-    /// The size guard's counts are the built model's: exact for `variables`, below for
-    /// `min_variables`.
+    /// The size guard's counts are the built model's.
     #[test]
     fn variable_counts_match_the_model() {
-        for net in ["path:4", "ring:5", "mesh:2x3", "tree:0,0,1", "uring:4"] {
-            for rule in PortRule::ALL {
-                for packet in [1, 2] {
-                    let inst = instance(net, rule, packet);
-                    let enc = Gossip::new(&inst);
-                    for t in [0, 2, 3, 7] {
-                        let built = enc.encode(t, Variant::Full).unwrap().model.variables.len();
-                        assert_eq!(
-                            enc.variables(t, Variant::Full),
-                            built,
-                            "{net} {rule} p = {packet} T = {t}"
-                        );
-                        assert!(
-                            enc.min_variables(t, Variant::Full) <= built,
-                            "{net} {rule} p = {packet} T = {t}"
-                        );
-                    }
-                }
-            }
-        }
+        let nets = ["path:4", "ring:5", "mesh:2x3", "tree:0,0,1", "uring:4"];
+        shared_tests::variable_counts_match_the_model(
+            &ENTRY,
+            (Problem::Gossip, Mode::Copy),
+            &nets,
+            &[0, 2, 3, 7],
+        );
     }
 
     /// The events of a model, in order.

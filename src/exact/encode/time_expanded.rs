@@ -332,6 +332,46 @@ impl<'a> PortRules<'a> {
     }
 }
 
+/// What the tests of the store-and-forward encoders share.
+#[cfg(test)]
+pub(super) mod shared_tests {
+    use super::super::{EncoderEntry, Variant};
+    use crate::spec::{Instance, Mode, Model, Network, PortRule, Problem, RingTie};
+
+    /// `problem` on `net` in the store-and-forward model under `rule`, `mode`, packets of
+    /// `packet` tokens.
+    pub fn instance(net: &str, problem: Problem, mode: Mode, rule: PortRule, packet: usize) -> Instance {
+        let model = Model::StoreForward { rule, mode, packet };
+        Instance::new(net, Network::parse(net).unwrap(), problem, model, RingTie::Clockwise, "<test>")
+            .unwrap()
+    }
+
+    /// The size guard's counts are the built model's, exact for `variables` and below for
+    /// `min_variables`: for `entry`'s encoder of `problem` on each of `nets`, under every port
+    /// rule, with packets of 1 and 2 tokens, at each of `horizons`.
+    pub fn variable_counts_match_the_model(
+        entry: &EncoderEntry,
+        (problem, mode): (Problem, Mode),
+        nets: &[&str],
+        horizons: &[u64],
+    ) {
+        for net in nets {
+            for rule in PortRule::ALL {
+                for packet in [1, 2] {
+                    let inst = instance(net, problem.clone(), mode, rule, packet);
+                    let enc = (entry.build)(&inst);
+                    for &t in horizons {
+                        let at = format!("{net} {rule} p = {packet} T = {t}");
+                        let built = enc.encode(t, Variant::Full).unwrap().model.variables.len();
+                        assert_eq!(enc.variables(t, Variant::Full), built, "{at}");
+                        assert!(enc.min_variables(t, Variant::Full) <= built, "{at}");
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

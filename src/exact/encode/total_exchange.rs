@@ -276,45 +276,24 @@ impl Encoder for TotalExchange<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::time_expanded::shared_tests;
     use super::*;
-    use crate::spec::{Mode, Network, Problem, RingTie};
+    use crate::spec::{Mode, Problem};
 
     fn instance(net: &str, rule: PortRule, packet: usize) -> Instance {
-        Instance::new(
-            net,
-            Network::parse(net).unwrap(),
-            Problem::TotalExchange(None),
-            Model::StoreForward { rule, mode: Mode::Move, packet },
-            RingTie::Clockwise,
-            "<test>",
-        )
-        .unwrap()
+        shared_tests::instance(net, Problem::TotalExchange(None), Mode::Move, rule, packet)
     }
 
-    /// The size guard's counts are the built model's: exact for `variables`, below for
-    /// `min_variables`.
+    /// The size guard's counts are the built model's.
     #[test]
     fn variable_counts_match_the_model() {
-        for net in ["path:4", "ring:5", "mesh:2x3", "tree:0,0,1"] {
-            for rule in PortRule::ALL {
-                for packet in [1, 2] {
-                    let inst = instance(net, rule, packet);
-                    let enc = TotalExchange::new(&inst);
-                    for t in [0, 3, 7] {
-                        let built = enc.encode(t, Variant::Full).unwrap().model.variables.len();
-                        assert_eq!(
-                            enc.variables(t, Variant::Full),
-                            built,
-                            "{net} {rule} p = {packet} T = {t}"
-                        );
-                        assert!(
-                            enc.min_variables(t, Variant::Full) <= built,
-                            "{net} {rule} p = {packet} T = {t}"
-                        );
-                    }
-                }
-            }
-        }
+        let nets = ["path:4", "ring:5", "mesh:2x3", "tree:0,0,1"];
+        shared_tests::variable_counts_match_the_model(
+            &ENTRY,
+            (Problem::TotalExchange(None), Mode::Move),
+            &nets,
+            &[0, 3, 7],
+        );
     }
 
     /// On a linear array only the unique route survives the pruning: m_0(2) on path(4) can
