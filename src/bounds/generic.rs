@@ -52,6 +52,8 @@
 //!   band of rows and of columns of a mesh/torus/ESM (cyclic on a torus), every edge of a tree.
 
 use super::Bound;
+use super::cuts::crossing_steps;
+pub use super::cuts::{CutCapacity, cut_capacity};
 use crate::spec::{Instance, Message, Mode, Model, Network, Node, Port, PortRule};
 
 /// One job on a resource: `work` units, the first no earlier than step `release`, and at
@@ -211,83 +213,6 @@ pub fn bufferless(instance: &Instance, messages: &[Message]) -> Vec<Bound> {
 
 // ---------------------------------------------------------------------------------------------
 // Store-and-forward
-
-/// What crosses a cut (or a node's port) per step under a port rule, in packets: out of the
-/// set, into it, and both directions together.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CutCapacity {
-    /// Packets per step leaving the set.
-    pub out: u64,
-    /// Packets per step entering the set.
-    pub inn: u64,
-    /// Packets per step crossing in either direction.
-    pub both: u64,
-}
-
-/// The capacity of the cut between `inside` and the other nodes under `rule`: F* counts arcs;
-/// H* links plus one-way arcs, shared by both directions; F1 at most one packet per sending
-/// and per receiving node; H1 a matching, at most min(boundary nodes on either side).
-pub fn cut_capacity(network: &Network, inside: &[bool], rule: PortRule) -> CutCapacity {
-    let n = network.len();
-    let (mut a_out, mut a_in, mut links) = (0u64, 0u64, 0u64);
-    let mut tail_out = vec![false; n];
-    let mut head_out = vec![false; n];
-    let mut tail_in = vec![false; n];
-    let mut head_in = vec![false; n];
-    for &(u, v) in network.arcs() {
-        match (inside[u], inside[v]) {
-            (true, false) => {
-                a_out += 1;
-                if network.arc(v, u).is_some() {
-                    links += 1;
-                }
-                tail_out[u] = true;
-                head_out[v] = true;
-            }
-            (false, true) => {
-                a_in += 1;
-                tail_in[u] = true;
-                head_in[v] = true;
-            }
-            _ => {}
-        }
-    }
-    let count = |f: &[bool]| f.iter().filter(|&&x| x).count() as u64;
-    let one_port = |arcs: u64, tails: &[bool], heads: &[bool]| arcs.min(count(tails)).min(count(heads));
-    let channels = a_out + a_in - links;
-    match rule {
-        PortRule::FStar => CutCapacity { out: a_out, inn: a_in, both: a_out + a_in },
-        PortRule::HStar => CutCapacity { out: a_out, inn: a_in, both: channels },
-        PortRule::F1 | PortRule::H1 => {
-            let out = one_port(a_out, &tail_out, &head_out);
-            let inn = one_port(a_in, &tail_in, &head_in);
-            let both = if rule == PortRule::H1 {
-                let side =
-                    |a: &[bool], b: &[bool]| a.iter().zip(b).filter(|(x, y)| **x || **y).count() as u64;
-                channels.min(side(&tail_out, &head_in)).min(side(&head_out, &tail_in))
-            } else {
-                out + inn
-            };
-            CutCapacity { out, inn, both }
-        }
-    }
-}
-
-/// Steps needed to move `out` tokens out of and `inn` tokens into a set with capacity `cap`,
-/// p tokens per packet; `None` when tokens must cross where nothing can (infeasible instance).
-pub(super) fn crossing_steps(out: u64, inn: u64, cap: CutCapacity, p: u64) -> Option<u64> {
-    let (po, pi) = (out.div_ceil(p), inn.div_ceil(p));
-    let ratio = |x: u64, c: u64| {
-        if x == 0 {
-            Some(0)
-        } else if c == 0 {
-            None
-        } else {
-            Some(x.div_ceil(c))
-        }
-    };
-    Some(ratio(po, cap.out)?.max(ratio(pi, cap.inn)?).max(ratio(po + pi, cap.both)?))
-}
 
 /// Hop distances between all pairs (`usize::MAX` where unreachable).
 fn all_distances(network: &Network) -> Vec<Vec<usize>> {
