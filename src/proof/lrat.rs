@@ -118,6 +118,12 @@ pub fn check_files(cnf_path: &Path, proof_path: &Path) -> Result<Accepted, Strin
     let text = std::fs::read_to_string(cnf_path).map_err(|e| cnf_error(&e))?;
     let cnf = Cnf::parse(&text).map_err(|e| cnf_error(&e))?;
     drop(text);
+    check_proof_file(&cnf, proof_path)
+}
+
+/// Checks the ASCII LRAT file at `proof_path` against a CNF already read ([`check_files`]
+/// without reading the CNF again). The error names the proof file and what is wrong.
+pub fn check_proof_file(cnf: &Cnf, proof_path: &Path) -> Result<Accepted, String> {
     let proof_error = |e: &dyn std::fmt::Display| format!("{}: {e}", proof_path.display());
     let file = File::open(proof_path).map_err(|e| proof_error(&e))?;
     let mut reader = BufReader::with_capacity(1 << 20, file);
@@ -130,7 +136,7 @@ pub fn check_files(cnf_path: &Path, proof_path: &Path) -> Result<Accepted, Strin
         Ok(more)
     };
     let proof_lines =
-        check_lines(&cnf, read_line).map_err(|e| proof_error(&e))?.map_err(|e| proof_error(&e))?;
+        check_lines(cnf, read_line).map_err(|e| proof_error(&e))?.map_err(|e| proof_error(&e))?;
     Ok(Accepted { variables: cnf.vars, clauses: cnf.clauses.len(), proof_lines })
 }
 
