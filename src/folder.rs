@@ -21,8 +21,8 @@ use crate::exact::encode::{self, Variant};
 use crate::exact::pareto::{Decision, Settled};
 use crate::exact::{PROOF_CNF, PROOF_LRAT};
 use crate::proof::{lrat, sha256};
-use crate::spec::Instance;
 use crate::spec::io::{instance_to_toml, parse_instance, parse_schedule, schedule_to_json};
+use crate::spec::{Instance, InstanceFile};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -392,8 +392,8 @@ pub fn attest(
         None if failures.is_empty() => return Err(vec![format!("{MANIFEST}: a refutation, no witness")]),
         _ => return Err(failures),
     };
-    // The same instance in canonical form, so the witness checked on `own` is one of `instance`.
-    if instance_to_toml(&own) != instance_to_toml(instance) {
+    // The same instance file, so the witness checked on `own` is one of `instance`.
+    if InstanceFile::of(&own) != InstanceFile::of(instance) {
         return Err(vec![format!("{INSTANCE}: not the instance `{}` it is attached to", instance.name)]);
     }
     let infeasible = match (manifest.kind.as_str(), manifest.infeasible_horizon, manifest.backend) {

@@ -1,11 +1,15 @@
 //! Instance generation (`commsched gen`): an instance from a problem, a network and the
-//! flags of its model, written as a TOML table and validated exactly like a file
-//! ([`parse_instance`]); a flag the instance would silently ignore is refused, naming it.
+//! flags of its model, built as the instance file ([`InstanceFile`]) those flags describe and
+//! validated exactly like a file; a flag the instance would silently ignore is refused, naming
+//! it.
 
 use crate::error::{InputError, Result};
 use crate::heuristics::scatter_gather::tree_cover::{self, Routing};
-use crate::spec::io::parse_instance;
-use crate::spec::{CollectiveKind, Family, Instance, Model, Network, Problem, ProblemKind};
+use crate::spec::instance_file::{InstanceFile, ModelTable, NetworkTable, Rounds};
+use crate::spec::{
+    CollectiveKind, Family, GatherMode, Instance, MessageSpec, Model, ModelKind, Network, Problem,
+    ProblemKind,
+};
 use std::path::Path;
 
 /// What `gen` is asked for, as its flags give it (docs/guide.md); `None` and empty: the
@@ -46,91 +50,48 @@ pub struct Request {
     pub routes: Option<String>,
 }
 
-/// Builds the instance `commsched gen` writes, validated exactly like a file.
+/// Builds the instance `commsched gen` writes: the [`InstanceFile`] the flags describe,
+/// validated exactly like a file, with errors naming the flag.
 pub fn generate(g: &Request) -> Result<Instance> {
-    let mut t = toml::Table::new();
     // A topology file names the instance by its stem (`allgather-dgx1` for `topo/dgx1.json`).
-    let network_name = match g.network.strip_suffix(".json") {
-        Some(_) => {
-            Path::new(&g.network).file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned())
-        }
-        None => g.network.replace(':', ""),
+    let topology = g.network.ends_with(".json");
+    let network_name = if topology {
+        Path::new(&g.network).file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned())
+    } else {
+        g.network.replace(':', "")
     };
     let name = g.name.clone().unwrap_or_else(|| format!("{}-{network_name}", g.problem));
-    t.insert("name".into(), name.clone().into());
-    t.insert("problem".into(), g.problem.clone().into());
-    if g.network.ends_with(".json") {
+    let network = if topology {
         let net = crate::spec::topology::load_topology(Path::new(&g.network))?;
-        t.insert("network".into(), network_table(&net));
+        toml::Value::try_from(NetworkTable::of(&net)).expect("a network table is TOML")
     } else {
-        t.insert("network".into(), g.network.clone().into());
-    }
-    if let Some(tie) = &g.ring_tie {
-        if !["clockwise", "counterclockwise", "alternating"].contains(&tie.as_str()) {
-            return Err(InputError::new(
+        g.network.clone().into()
+    };
+    let mut file = InstanceFile::new(g.problem.clone(), network);
+    file.name = Some(name.clone());
+    file.ring_tie = match &g.ring_tie {
+        Some(tie) => Some(flag_value(tie).map_err(|_| {
+            InputError::new(
                 "<flags>",
                 "--ring-tie",
                 format!("`{tie}` is not clockwise, counterclockwise or alternating"),
             )
-            .into());
-        }
-        t.insert("ring_tie".into(), tie.clone().into());
-    }
-    if !g.lengths.is_empty() {
-        t.insert("lengths".into(), toml::Value::Array(g.lengths.iter().map(|&x| x.into()).collect()));
-    }
+        })?),
+        None => None,
+    };
+    file.lengths = (!g.lengths.is_empty()).then(|| g.lengths.clone());
     if let Some(routing) = &g.routes {
         let flag = |reason: String| InputError::new("<flags>", "--routes", reason);
         let net = Network::parse(&g.network).map_err(|r| InputError::new("<flags>", "--network", r))?;
         let trees = Routing::parse(routing).and_then(|r| r.trees(&net, 0)).map_err(flag)?;
         let lengths: Vec<u64> = [0].into_iter().chain(g.lengths.iter().map(|&l| l.max(0) as u64)).collect();
-        let routes = tree_cover::routes(net.len(), &trees, &lengths);
-        let node_list = |r: &Vec<usize>| toml::Value::Array(r.iter().map(|&v| (v as i64).into()).collect());
-        t.insert("routes".into(), toml::Value::Array(routes.iter().map(node_list).collect()));
+        file.routes = Some(tree_cover::routes(net.len(), &trees, &lengths));
     }
-    if let Some(c) = g.chunks {
-        t.insert("chunks".into(), (c as i64).into());
-    }
-    if let Some(r) = g.root {
-        t.insert("root".into(), (r as i64).into());
-    }
+    file.chunks = g.chunks.map(|c| c as i64);
+    file.root = g.root.map(|r| r as i64);
     if !g.messages.is_empty() {
-        let mut msgs = Vec::new();
-        for (i, m) in g.messages.iter().enumerate() {
-            let bad = || {
-                InputError::new("<flags>", format!("--messages[{i}]"), format!("`{m}` is not SRC-DST:LEN"))
-            };
-            let (ends, len) = m.split_once(':').ok_or_else(bad)?;
-            let (src, dst) = ends.split_once('-').ok_or_else(bad)?;
-            let mut msg = toml::Table::new();
-            msg.insert("src".into(), src.trim().parse::<i64>().map_err(|_| bad())?.into());
-            msg.insert("dst".into(), dst.trim().parse::<i64>().map_err(|_| bad())?.into());
-            msg.insert("length".into(), len.trim().parse::<i64>().map_err(|_| bad())?.into());
-            msgs.push(toml::Value::Table(msg));
-        }
-        t.insert("messages".into(), toml::Value::Array(msgs));
-    }
-    let mut model = toml::Table::new();
-    let mut set = |k: &str, v: toml::Value| {
-        model.insert(k.into(), v);
-    };
-    if let Some(r) = &g.rule {
-        set("rule", r.clone().into());
-    }
-    if let Some(p) = g.packet {
-        set("packet", (p as i64).into());
-    }
-    if let Some(p) = &g.port {
-        set("port", p.clone().into());
-    }
-    if g.virtual_schedule {
-        set("virtual", true.into());
-    }
-    if g.distributed {
-        set("gather", "distributed".into());
-    }
-    if let Some(c) = &g.capacity {
-        set("capacity", c.clone().into());
+        file.messages =
+            Some(g.messages.iter().enumerate().map(|(i, m)| message(i, m)).collect::<Result<_>>()?);
     }
     // A collective problem name, or a rooted collective's flags or a network with bandwidths,
     // select the collective model.
@@ -139,31 +100,38 @@ pub fn generate(g: &Request) -> Result<Instance> {
             || g.chunks.is_some()
             || g.root.is_some()
             || g.rounds.as_deref().is_some_and(|r| r != "on")
-            || g.network.ends_with(".json")
+            || topology
             || Network::parse(&g.network).is_ok_and(|n| n.is_explicit())
     });
-    if collective {
-        set("kind", "collective".into());
-    }
-    match g.rounds.as_deref() {
-        None => {}
-        Some("on") if !collective => set("rounds", true.into()),
-        Some(r) => {
-            let budget = r.parse::<i64>().ok().filter(|&r| r >= 1 && collective).ok_or_else(|| {
+    let rounds = match g.rounds.as_deref() {
+        None => None,
+        Some("on") if !collective => Some(Rounds::Flag(true)),
+        Some(r) => Some(Rounds::Budget(r.parse::<i64>().ok().filter(|&r| r >= 1 && collective).ok_or_else(
+            || {
                 InputError::new(
                     "<flags>",
                     "--rounds",
                     format!("`{r}`: the collective model's budget R is an integer >= 1; the fat-tree round model is `--rounds` alone"),
                 )
-            })?;
-            set("rounds", budget.into());
-        }
-    }
-    if !model.is_empty() {
-        t.insert("model".into(), toml::Value::Table(model));
-    }
-    let text = toml::to_string(&t).expect("a table serialises");
-    let inst = parse_instance(&text, "<flags>", &name).map_err(|mut e| {
+            },
+        )?)),
+    };
+    let port = match &g.port {
+        Some(p) => Some(flag_value(p).map_err(|reason| InputError::new("<flags>", "--port", reason))?),
+        None => None,
+    };
+    file.model = Some(ModelTable {
+        kind: collective.then(|| ModelKind::Collective.key().into()),
+        port,
+        virtual_schedule: g.virtual_schedule.then_some(true),
+        gather: g.distributed.then_some(GatherMode::Distributed),
+        rule: g.rule.clone(),
+        mode: None,
+        packet: g.packet.map(|p| p as i64),
+        capacity: g.capacity.clone(),
+        rounds,
+    });
+    let inst = file.instance("<flags>", &name).map_err(|mut e| {
         e.field = flag_of(&e.field);
         e
     })?;
@@ -171,34 +139,22 @@ pub fn generate(g: &Request) -> Result<Instance> {
     Ok(inst)
 }
 
-/// An explicit network as the instance file's `[network]` table (docs/spec.md §2.4).
-fn network_table(net: &Network) -> toml::Value {
-    let mut t = toml::Table::new();
-    t.insert("nodes".into(), (net.len() as i64).into());
-    let arcs = net
-        .arcs()
-        .iter()
-        .enumerate()
-        .map(|(a, &(u, v))| {
-            toml::Value::Array(vec![(u as i64).into(), (v as i64).into(), (net.bandwidth(a) as i64).into()])
-        })
-        .collect();
-    t.insert("arcs".into(), toml::Value::Array(arcs));
-    let nodes = |list: &[usize]| toml::Value::Array(list.iter().map(|&v| (v as i64).into()).collect());
-    let switches = net
-        .switches()
-        .iter()
-        .map(|sw| {
-            let mut s = toml::Table::new();
-            s.insert("sources".into(), nodes(&sw.sources));
-            s.insert("destinations".into(), nodes(&sw.destinations));
-            s.insert("bandwidth".into(), (sw.bandwidth as i64).into());
-            s.insert("name".into(), sw.name.clone().into());
-            toml::Value::Table(s)
-        })
-        .collect();
-    t.insert("switches".into(), toml::Value::Array(switches));
-    toml::Value::Table(t)
+/// A flag's value as the instance file's key would read it (`--port single`).
+fn flag_value<T: serde::de::DeserializeOwned>(text: &str) -> std::result::Result<T, String> {
+    toml::Value::String(text.into()).try_into().map_err(|e: toml::de::Error| e.message().to_string())
+}
+
+/// The chatting message of `--messages` entry `i`, `SRC-DST:LEN`.
+fn message(i: usize, m: &str) -> Result<MessageSpec> {
+    let bad = || InputError::new("<flags>", format!("--messages[{i}]"), format!("`{m}` is not SRC-DST:LEN"));
+    let (ends, len) = m.split_once(':').ok_or_else(bad)?;
+    let (src, dst) = ends.split_once('-').ok_or_else(bad)?;
+    Ok(MessageSpec {
+        src: src.trim().parse().map_err(|_| bad())?,
+        dst: dst.trim().parse().map_err(|_| bad())?,
+        length: len.trim().parse().map_err(|_| bad())?,
+        path: None,
+    })
 }
 
 /// The `gen` flag that set an instance field (`model.capacity` → `--capacity`).

@@ -15,7 +15,7 @@ use commsched::error::Result;
 use commsched::exact::{self, BackendKind, Outcome, SolveOptions};
 use commsched::heuristics;
 use commsched::rng::SplitMix64;
-use commsched::spec::io::default_model;
+use commsched::spec::instance_file::default_model;
 use commsched::spec::{Instance, Network, Problem, RingTie, Schedule};
 use serde::Serialize;
 use std::io::Write;

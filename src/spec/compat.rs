@@ -47,6 +47,18 @@ impl Model {
     }
 }
 
+impl ModelKind {
+    /// The `kind` of an instance file's `[model]` table (docs/spec.md §2) that selects it.
+    pub const fn key(self) -> &'static str {
+        match self {
+            ModelKind::Bufferless => "bufferless",
+            ModelKind::StoreForward(_) => "store-forward",
+            ModelKind::FatTree => "fat-tree",
+            ModelKind::Collective => "collective",
+        }
+    }
+}
+
 impl fmt::Display for ModelKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
