@@ -22,7 +22,9 @@
 //! length ≤ T and lowers U, an infeasible one raises L to T + 1. At L = U the best schedule is
 //! optimal, certified by the lower bound when it meets it, else by the backend's infeasibility
 //! at U − 1. Each probe gets what is left of the time budget; the size guard is checked before a
-//! model is built.
+//! model is built. A model over the guard, the first one at L included, ends the search as the
+//! budget running out does, with the bounds [L, U] and [`StopReason::SizeGuard`] (when the
+//! first model is over it, the relaxed walk below runs first, and may still raise L to U).
 //!
 //! **Restricted witness first.** When the encoder offers a restricted model
 //! ([`encode::Variant::Restricted`]: gossip on a mesh or torus, restricted to schedules that
@@ -45,8 +47,7 @@
 //! for the broadcast it reverses into (FT-24), ...)`); with the SAT backend its CNF and checked
 //! proof are the relaxation's. Then a
 //! restricted model that matches it (the product's reversible broadcasts) settles the
-//! instance at once. Once the relaxation is settled, a first model over the size guard gives
-//! bounds instead of an error.
+//! instance at once.
 //!
 //! **Relaxed model.** When the encoder has relaxed models of the instance itself
 //! ([`encode::Variant::Relaxed`]: product and prefix on the fat-tree, with each message
@@ -60,7 +61,7 @@
 //! over to the next, a timeout ends the walk, and so does the last model found feasible: a
 //! solution of a relaxed model is no schedule. When the instance's own model is over the size
 //! guard at L, the restricted model's witnesses are bisected first (they need little time)
-//! and the walk gets what is left; a raised L is then reported as bounds, never as an error
+//! and the walk gets what is left; the bounds then report the L it raised
 //! (prefix on fat-tree:16 under w = 1: [17, 24]). They come first too when the own model fits
 //! at L but not one step below the incumbent.
 //!
@@ -229,10 +230,19 @@ pub(crate) fn model_comment(instance: &Instance, model: &str, horizon: u64) -> S
 pub enum StopReason {
     /// The time budget ran out.
     Timeout,
-    /// The next model would have `variables` variables, over the guard `limit`.
+    /// The model at `horizon` would have `variables` variables, over the guard `limit`: the
+    /// first model, at the lower bound, or a later one.
     SizeGuard {
-        /// Variables the model needs.
+        /// Variables the model needs: its count, or a lower estimate of it when `at_least`.
         variables: usize,
+        /// Whether `variables` is the encoder's cheap lower estimate
+        /// ([`encode::Encoder::min_variables`]), over the guard already, not the count itself.
+        at_least: bool,
+        /// The model's horizon T.
+        horizon: u64,
+        /// The schedules the model was restricted to ([`encode::Variants::restricted`]), when
+        /// it was the restricted model: even that one is too large.
+        restricted: Option<String>,
         /// The guard.
         limit: usize,
     },
@@ -248,9 +258,12 @@ impl fmt::Display for StopReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             StopReason::Timeout => f.write_str("timeout"),
-            StopReason::SizeGuard { variables, limit } => {
-                write!(f, "size guard: the next model needs {variables} variables, over {limit}")
-            }
+            StopReason::SizeGuard { variables, at_least, horizon, restricted, limit } => write!(
+                f,
+                "size guard: the model at horizon T = {horizon} needs {}{variables} variables{}, over {limit} (raise --max-vars)",
+                if *at_least { "at least " } else { "" },
+                restricted.as_ref().map_or(String::new(), |r| format!(" even restricted to {r}")),
+            ),
             StopReason::BackendUnknown { reason } => write!(f, "backend undecided: {reason}"),
         }
     }
@@ -307,12 +320,14 @@ pub fn decide(
 /// Finds a certified optimum (module documentation, "Search"), starting from the lower bounds
 /// `bounds` (usually [`crate::bounds::lower_bounds`]) and the caller's `incumbent`, if it has one.
 ///
+/// A model over the size guard `options.max_variables`, the first one at the lower bound or a
+/// later one, stops the search as running out of time does: [`Outcome::Bounds`] (the proven
+/// lower bound, the best checked schedule) with [`StopReason::SizeGuard`].
+///
 /// Errors: [`Error::NotApplicable`] for instances no encoder supports; [`Error::Input`] (file
 /// left empty for the caller to fill, field `network`) when some item cannot reach its target at
-/// all, or when the first model, at the lower bound, would exceed `options.max_variables`;
-/// [`Error::Backend`] when a backend misbehaves, [`Error::Rejected`] when its witness fails the
-/// checker. A later model over the guard stops the search with [`Outcome::Bounds`] and
-/// [`StopReason::SizeGuard`].
+/// all; [`Error::Backend`] when a backend misbehaves, [`Error::Rejected`] when its witness fails
+/// the checker.
 pub fn solve(
     instance: &Instance,
     backend: BackendKind,

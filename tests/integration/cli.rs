@@ -76,7 +76,7 @@ fn check_rejects_a_collision_with_exit_code_1_and_names_the_rule() {
 
 #[test]
 fn bad_input_gets_one_line_naming_file_field_and_reason() {
-    let cases: [(&str, Vec<String>); 9] = [
+    let cases: [(&str, Vec<String>); 8] = [
         ("cli_error_toml_syntax", vec!["bounds".into(), data("bad-syntax.toml")]),
         ("cli_error_unknown_node", vec!["bounds".into(), data("unknown-node.toml")]),
         ("cli_error_negative_length", vec!["bounds".into(), data("negative-length.toml")]),
@@ -90,17 +90,6 @@ fn bad_input_gets_one_line_naming_file_field_and_reason() {
         (
             "cli_error_unknown_method",
             vec!["solve".into(), data("path3.toml"), "--method".into(), "nope".into()],
-        ),
-        (
-            "cli_error_size_guard",
-            vec![
-                "solve".into(),
-                data("path3-h1.toml"),
-                "--method".into(),
-                "ilp".into(),
-                "--max-vars".into(),
-                "5".into(),
-            ],
         ),
     ];
     for (name, args) in cases {
@@ -925,22 +914,67 @@ fn draw_paints_the_papers_pictures() {
     assert!(wrong.contains("ULA"), "{wrong}");
 }
 
+/// A first model over the size guard is no bad input: `solve` answers as a timeout does, with
+/// the exit code, the status `bounds`, the interval and the stop. On path(3) under H1 no
+/// algorithm applies: the line is the timeout's with the stop replaced, [8, -].
+#[test]
+fn over_the_size_guard_solve_answers_as_a_timeout_does() {
+    let path3 = data("path3-h1.toml");
+    let (timeout_code, timed_out, _) = run(&["solve", &path3, "--method", "ilp", "--timeout", "0.000001"]);
+    let (code, stdout, stderr) = run(&["solve", &path3, "--method", "ilp", "--max-vars", "5"]);
+    assert_eq!(code, timeout_code, "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+    let stop =
+        "size guard: the model at horizon T = 8 needs at least 60 variables, over 5 (raise --max-vars)";
+    assert_eq!(stdout.replace(stop, "timeout"), timed_out);
+    snapshot!("cli_solve_size_guard", stdout);
+}
+
 /// The size guard judges the first model the search builds: with the symmetric witness (the
 /// default on a mesh) a quarter of the variables, and it says so; `--no-symmetry` judges the
-/// full model. Both refusals are one-line input errors, exit 2.
+/// full model. Either way the answer is the timeout's kind (exit code, status `bounds`): from
+/// Lemma 1's 10 (GOS-1) to the best registered algorithm's length, recomputed here and
+/// checked again from the schedule `--out` writes; `report` gives the same bounds and stop.
 #[test]
-fn the_size_guard_names_the_symmetric_model() {
+fn over_the_size_guard_the_bounds_name_the_symmetric_model() {
     let mesh4 = "instances/003/mesh4.toml";
-    let (code, _, stderr) = run(&["solve", mesh4, "--method", "exact", "--max-vars", "100"]);
-    assert_eq!(code, 2, "{stderr}");
-    assert!(
-        stderr.contains("even restricted to schedules invariant under the 4 rotations by 90° of mesh:4x4"),
-        "{stderr}"
+    let inst = commsched::spec::io::load_instance(std::path::Path::new(mesh4)).unwrap();
+    let best = commsched::heuristics::for_instance(&inst)
+        .into_iter()
+        .filter_map(|m| {
+            commsched::checker::check(&inst, &m.produce(&inst).ok()?).admissible().map(|c| c.length())
+        })
+        .min()
+        .unwrap();
+    let (timeout_code, timed_out) = json(&["solve", mesh4, "--method", "exact", "--timeout", "0.000001"]);
+    assert_eq!((timed_out["status"].as_str(), timed_out["stop"].as_str()), (Some("bounds"), Some("timeout")));
+    let scratch = tempfile::tempdir().unwrap();
+    let out = scratch.path().join("upper.json").display().to_string();
+    let symmetric = ["solve", mesh4, "--method", "exact", "--max-vars", "100", "--out", &out];
+    let full: Vec<&str> = symmetric.iter().copied().chain(["--no-symmetry"]).collect();
+    for args in [&symmetric[..], &full[..]] {
+        let (code, v) = json(args);
+        assert_eq!(code, timeout_code, "{v}");
+        assert_eq!(v["status"], "bounds", "{v}");
+        assert_eq!((v["lower_bound"].as_u64(), v["upper_bound"].as_u64()), (Some(10), Some(best)), "{v}");
+        let stop = v["stop"].as_str().unwrap();
+        assert!(stop.starts_with("size guard: the model at horizon T = 10 needs at least "), "{stop}");
+        assert!(stop.ends_with(", over 100 (raise --max-vars)"), "{stop}");
+        let restricted = "even restricted to schedules invariant under the 4 rotations by 90° of mesh:4x4";
+        assert_eq!(stop.contains(restricted), !args.contains(&"--no-symmetry"), "{stop}");
+        let (code, written) = json(&["check", mesh4, &out]);
+        assert_eq!((code, written["length"].as_u64()), (0, Some(best)), "{written}");
+    }
+    let (code, report) = json(&["report", mesh4, "--max-vars", "100"]);
+    assert_eq!(code, 0);
+    let exact = &report["instances"][0]["exact"];
+    assert_eq!((exact["status"].as_str(), exact["lower"].as_u64()), (Some("bounds"), Some(10)), "{exact}");
+    assert_eq!(exact["upper"].as_u64(), Some(best), "{exact}");
+    assert_eq!(
+        (exact["stop"]["kind"].as_str(), exact["stop"]["limit"].as_u64()),
+        (Some("size-guard"), Some(100))
     );
-    let (code, _, stderr) = run(&["solve", mesh4, "--method", "exact", "--max-vars", "100", "--no-symmetry"]);
-    assert_eq!(code, 2, "{stderr}");
-    assert!(stderr.contains("over the size guard 100") && !stderr.contains("restricted"), "{stderr}");
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert_eq!(report["instances"][0]["answer"]["status"], "bounds");
 }
 
 /// `report` picks up the certificate folder `X.certificate/` beside `X.toml` and re-checks it:

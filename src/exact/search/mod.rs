@@ -36,7 +36,6 @@ use crate::checker::Checked;
 use crate::error::{Error, Result};
 use crate::spec::Instance;
 use bisect::Left;
-use relaxation::Relaxed;
 use std::cell::Cell;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -131,7 +130,23 @@ impl<'a> Search<'a> {
 
     /// Whether the model of `variant` at `horizon` fits the size guard.
     fn fits(&self, horizon: u64, variant: Variant) -> bool {
-        self.encoder.variables(horizon, variant) <= self.max_variables
+        self.over_guard(horizon, variant).is_none()
+    }
+
+    /// [`StopReason::SizeGuard`] when the model of `variant` at `horizon` is over the size
+    /// guard: the encoder's cheap lower estimate of its variables when that is over already (a
+    /// huge model is refused before its pruning tables are built), else their count.
+    fn over_guard(&self, horizon: u64, variant: Variant) -> Option<StopReason> {
+        let estimate = self.encoder.min_variables(horizon, variant);
+        let at_least = estimate > self.max_variables;
+        let variables = if at_least { estimate } else { self.encoder.variables(horizon, variant) };
+        (variables > self.max_variables).then(|| StopReason::SizeGuard {
+            variables,
+            at_least,
+            horizon,
+            restricted: self.variants.restricted.clone().filter(|_| variant == Variant::Restricted),
+            limit: self.max_variables,
+        })
     }
 
     /// A witness, unless it is shorter than the proven bound `lo` (a backend or encoder bug).
@@ -180,11 +195,13 @@ impl<'a> Search<'a> {
         let mut progress = Progress { lo: bound, best: incumbent, infeasible: None };
         // The incumbent is not certified: it is above the bound, or there is none.
         let open = progress.upper().is_none_or(|u| u > bound);
-        let relaxed = if open { self.relaxation_first(&mut progress)? } else { Relaxed::Unsettled };
+        if open {
+            self.relaxation_first(&mut progress)?;
+        }
         // The first model is the restricted one when the search asks it for a witness.
-        let restricted = (self.symmetric && open).then(|| self.variants.restricted.clone()).flatten();
-        let first = if restricted.is_some() { Variant::Restricted } else { Variant::Full };
-        if let Some(end) = self.guard(bounds, &mut progress, first, restricted.as_deref(), open, relaxed)? {
+        let restricted = self.symmetric && open && self.variants.restricted.is_some();
+        let first = if restricted { Variant::Restricted } else { Variant::Full };
+        if let Some(end) = self.guard(bounds, &mut progress, first, open)? {
             return Ok(end);
         }
         let own_fits = self.fits(progress.lo, Variant::Full);

@@ -37,9 +37,8 @@ impl Search<'_> {
     /// here. A restricted probe gets half of the time left, and traces no proof (its
     /// infeasibility is no evidence).
     pub(in crate::exact) fn probe(&self, horizon: u64, variant: Variant) -> Result<Decision> {
-        let variables = self.encoder.variables(horizon, variant);
-        if variables > self.max_variables {
-            return Ok(Decision::Unknown(StopReason::SizeGuard { variables, limit: self.max_variables }));
+        if let Some(stop) = self.over_guard(horizon, variant) {
+            return Ok(Decision::Unknown(stop));
         }
         let time = match self.time_left() {
             Ok(t) if variant == Variant::Restricted => t.map(|t| t / 2),

@@ -8,41 +8,31 @@ use crate::certify::{Certificate, Infeasibility};
 use crate::error::{Error, Result};
 use crate::exact::{Outcome, SolveOptions};
 
-/// What the search of a relaxation gave ([`Search::relax`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Relaxed {
-    /// No relaxation, or its search stopped or was refused by the size guard: no evidence.
-    Unsettled,
-    /// Its optimum meets its lower bounds, which the instance has too: nothing new.
-    Bound,
-    /// Its optimum T′, by infeasibility at T′ − 1: the instance's bound.
-    Infeasible(Infeasibility),
-}
-
 impl Search<'_> {
     /// The relaxation's search, its infeasibility taken as the instance's: L = T′.
-    pub(super) fn relaxation_first(&self, progress: &mut Progress) -> Result<Relaxed> {
-        let relaxed = self.relax()?;
-        if let Relaxed::Infeasible(at) = &relaxed {
-            progress.lo = progress.lo.max(at.horizon + 1);
-            progress.infeasible = Some(at.clone());
-            if let Some(inc) = progress.upper().filter(|&u| u < progress.lo) {
-                return Err(Error::Backend {
-                    backend: self.backend.name(),
-                    reason: format!(
-                        "the relaxation's bound {} is above the incumbent's checked length {inc}",
-                        progress.lo
-                    ),
-                });
-            }
+    pub(super) fn relaxation_first(&self, progress: &mut Progress) -> Result<()> {
+        let Some(at) = self.relax()? else { return Ok(()) };
+        progress.lo = progress.lo.max(at.horizon + 1);
+        progress.infeasible = Some(at);
+        match progress.upper().filter(|&u| u < progress.lo) {
+            Some(inc) => Err(Error::Backend {
+                backend: self.backend.name(),
+                reason: format!(
+                    "the relaxation's bound {} is above the incumbent's checked length {inc}",
+                    progress.lo
+                ),
+            }),
+            None => Ok(()),
         }
-        Ok(relaxed)
     }
 
-    /// The relaxation's exact search, when the encoder has a relaxation, within the time left.
-    fn relax(&self) -> Result<Relaxed> {
-        let Some(relaxation) = self.encoder.relaxation() else { return Ok(Relaxed::Unsettled) };
-        let Ok(timeout) = self.time_left() else { return Ok(Relaxed::Unsettled) };
+    /// The relaxation's exact search, when the encoder has a relaxation, within the time left:
+    /// its infeasibility at T′ − 1 when it found its optimum T′ that way. Nothing when there is
+    /// no relaxation, when its optimum meets its lower bounds (which the instance has too), or
+    /// when its search stopped (time, size guard): no evidence.
+    fn relax(&self) -> Result<Option<Infeasibility>> {
+        let Some(relaxation) = self.encoder.relaxation() else { return Ok(None) };
+        let Ok(timeout) = self.time_left() else { return Ok(None) };
         let options = SolveOptions {
             timeout,
             max_variables: self.max_variables,
@@ -51,22 +41,20 @@ impl Search<'_> {
         };
         let relaxed = &relaxation.instance;
         let outcome =
-            match Search::new(relaxed, self.backend, &options)?.run(&bounds::lower_bounds(relaxed), None) {
-                Err(Error::Input(_)) => return Ok(Relaxed::Unsettled),
-                other => other?,
-            };
+            Search::new(relaxed, self.backend, &options)?.run(&bounds::lower_bounds(relaxed), None)?;
         Ok(match outcome {
             Outcome::Optimal {
                 certificate: Certificate::InfeasibleAtTMinus1 { t, backend, evidence, .. },
                 ..
-            } => Relaxed::Infeasible(Infeasibility {
+            } => Some(Infeasibility {
                 horizon: t,
                 backend,
                 evidence,
                 relaxation: Some(relaxation.name.into()),
             }),
-            Outcome::Optimal { certificate: Certificate::LowerBound { .. }, .. } => Relaxed::Bound,
-            Outcome::Bounds { .. } => Relaxed::Unsettled,
+            Outcome::Optimal { certificate: Certificate::LowerBound { .. }, .. } | Outcome::Bounds { .. } => {
+                None
+            }
         })
     }
 }
