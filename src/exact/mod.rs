@@ -231,17 +231,21 @@ pub enum StopReason {
     /// The time budget ran out.
     Timeout,
     /// The model at `horizon` would have `variables` variables, over the guard `limit`: the
-    /// first model, at the lower bound, or a later one.
+    /// first model, at the lower bound, or a later one. Reports written before `at_least`,
+    /// `horizon` and `restricted` existed still read, with false, 0 and none.
     SizeGuard {
         /// Variables the model needs: its count, or a lower estimate of it when `at_least`.
         variables: usize,
         /// Whether `variables` is the encoder's cheap lower estimate
         /// ([`encode::Encoder::min_variables`]), over the guard already, not the count itself.
+        #[serde(default)]
         at_least: bool,
         /// The model's horizon T.
+        #[serde(default)]
         horizon: u64,
         /// The schedules the model was restricted to ([`encode::Variants::restricted`]), when
         /// it was the restricted model: even that one is too large.
+        #[serde(default)]
         restricted: Option<String>,
         /// The guard.
         limit: usize,
@@ -348,6 +352,17 @@ mod tests {
     use crate::certify::Evidence;
     use crate::checker::{Producer, accept};
     use crate::spec::{Mode, Model, Network, PortRule, Problem, RingTie};
+
+    /// A size-guard stop in a report of an older build, which had only the two counts, reads.
+    #[test]
+    fn an_older_size_guard_stop_reads() {
+        let stop: StopReason =
+            serde_json::from_str(r#"{"kind": "size-guard", "variables": 60, "limit": 5}"#).unwrap();
+        assert_eq!(
+            stop,
+            StopReason::SizeGuard { variables: 60, at_least: false, horizon: 0, restricted: None, limit: 5 }
+        );
+    }
 
     pub(super) fn path4() -> Instance {
         Instance::new(
