@@ -713,6 +713,9 @@ fn report_out_writes_every_format_and_links_its_pictures() {
 /// - The 2×8 mesh has optimum 12, the ladder cut bound (`bounds::gossip::ladder`; the total
 ///   load gives 11), where the combined algorithm takes 15. So do 2×9 … 2×12: 13, 15, 16 and
 ///   18, against 17, 19, 21 and 23.
+/// - Rectangles at the total-load bound by `urgent-matching` (a polynomial algorithm, so its
+///   witness is no search's): 7×8 (32), 6×9 (31), 7×9 (36), 5×12 (35), 9×10 (50), 9×11 (55),
+///   9×12 (60) and 11×12 (72), against 35, 35, 39, 41, 54, 59, 65 and 77.
 #[test]
 fn the_frontier_gossip_certificates_verify() {
     for (folder, optimum, (paper, paper_length)) in [
@@ -739,6 +742,14 @@ fn the_frontier_gossip_certificates_verify() {
         ("gossip-mesh2x11-hstar", 16, ("mesh-combined", 21)),
         ("gossip-mesh2x12-hstar", 18, ("mesh-combined", 23)),
         ("gossip-mesh4x12-hstar", 29, ("mesh-combined", 35)),
+        ("gossip-mesh7x8-hstar", 32, ("mesh-combined", 35)),
+        ("gossip-mesh6x9-hstar", 31, ("mesh-combined", 35)),
+        ("gossip-mesh7x9-hstar", 36, ("mesh-combined", 39)),
+        ("gossip-mesh5x12-hstar", 35, ("mesh-combined", 41)),
+        ("gossip-mesh9x10-hstar", 50, ("mesh-combined", 54)),
+        ("gossip-mesh9x11-hstar", 55, ("mesh-combined", 59)),
+        ("gossip-mesh9x12-hstar", 60, ("mesh-combined", 65)),
+        ("gossip-mesh11x12-hstar", 72, ("mesh-combined", 77)),
     ] {
         let dir = format!("docs/results/{folder}");
         let (code, stdout, stderr) = run(&["verify", &dir]);

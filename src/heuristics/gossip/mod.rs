@@ -23,7 +23,9 @@
 //! overlapped), `torus-offset-growth` ([`torus_offset_growth`](mod@torus_offset_growth), a
 //! translation-invariant schedule of ⌈(rc − 1)/2⌉ rounds, Lemma 2's bound on every torus) and
 //! `urgent-first` ([`urgent_first`](mod@urgent_first), a list schedule for any network, port
-//! rule and packet size; on the n×n mesh one round above Lemma 1 for n = 3..=11).
+//! rule and packet size; on the n×n mesh one round above Lemma 1 for n = 3..=15 and 17) and
+//! `urgent-matching` ([`urgent_matching`](mod@urgent_matching), its steps made maximum matchings
+//! by augmenting paths; at the total-load bound on eight rectangles nothing else settles).
 //!
 //! Building blocks: [`phase1`] (the half-gossip on a line, Fig. 2), [`phase2`] (the path
 //! gossip of Fig. 3, optionally cutting into Phase 1), [`cycle_gossip::ring_gossip`] (the torus
@@ -43,6 +45,7 @@ pub mod torus_odd;
 pub mod torus_offset_growth;
 pub mod two_phase;
 pub mod urgent_first;
+pub mod urgent_matching;
 
 pub use combined::mesh_combined;
 pub use cycle_gossip::{cycle_gossip, ring_gossip};
@@ -56,6 +59,7 @@ pub use torus_even::torus_even;
 pub use torus_odd::torus_odd;
 pub use two_phase::{TwoPhase, mesh_two_phase};
 pub use urgent_first::urgent_first;
+pub use urgent_matching::urgent_matching;
 
 use super::Method;
 use crate::claims::{ClaimValue, Relation, Subject};
@@ -76,6 +80,7 @@ pub static METHODS: &[Method] = &[
     torus_cut_in::METHOD,
     torus_offset_growth::METHOD,
     urgent_first::METHOD,
+    urgent_matching::METHOD,
 ];
 
 /// Where a paper-003 algorithm applies: gossip in copy mode under H\* (003 §1) or F\*, which

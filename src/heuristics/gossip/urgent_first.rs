@@ -30,7 +30,7 @@
 //!
 //! On the n×n mesh under H\* it lies between Lemma 1's n(n + 1)/2 (GOS-1) and Theorem 1's
 //! n²/2 + n − 1 (even n) or n²/2 + n − 1/2 (odd n) (GOS-14): one round above Lemma 1 for
-//! n = 3..=17, three at n = 30 where Theorem 1 is 14 above. On the r×c meshes 2 ≤ r < c ≤ 12 it
+//! n = 3..=15 and 17, two at 16 and 18..=23, three at n = 30 where Theorem 1 is 14 above. On the r×c meshes 2 ≤ r < c ≤ 12 it
 //! meets the strongest lower bound on 20 of the 55, 6×8 (28), 8×9 (41) and 10×11 (61) among
 //! them (every length is in the snapshot of the test
 //! `urgent_first_against_lemma_1_and_theorem_1`).
@@ -41,7 +41,8 @@
 use crate::error::{Error, Result};
 use crate::heuristics::Method;
 use crate::spec::{
-    Applicability, Instance, Mode, Model, ModelClass, Node, PortRule, ProblemKind, Schedule, Transmission,
+    Applicability, Instance, Mode, Model, ModelClass, Network, Node, PortRule, ProblemKind, Schedule,
+    Transmission,
 };
 use std::collections::{BinaryHeap, VecDeque};
 
@@ -60,7 +61,7 @@ const ANYWHERE: Applicability = Applicability {
 };
 
 /// Every node must reach every other over the arcs, or some token can never get there.
-fn strongly_connected(inst: &Instance) -> std::result::Result<(), String> {
+pub(super) fn strongly_connected(inst: &Instance) -> std::result::Result<(), String> {
     let net = &inst.network;
     for u in 0..net.len() {
         if let Some(v) = net.distances_from(u).iter().position(|&d| d == usize::MAX) {
@@ -162,11 +163,20 @@ const BACKLOG: f64 = 0.5;
 
 /// The urgent-first schedule of the module documentation.
 pub fn urgent_first(inst: &Instance) -> Result<Schedule> {
+    list_schedule(inst, METHOD.name, None)
+}
+
+/// What a list schedule does with a step once the greedy pass has filled it: `step`, the
+/// transmissions of the pass, rewritten in place; `channel[a]`, the channel of arc a (itself
+/// under F\*, its link under H\*); `holds(v, t)`, whether node v held token t at the start of
+/// the step. [`super::urgent_matching`] fills the channels the pass left idle.
+pub(super) type Refill = fn(&Network, &[usize], &dyn Fn(Node, usize) -> bool, &mut Vec<Transmission>);
+
+/// The urgent-first list schedule, each step rewritten by `refill` (if any) after the greedy
+/// pass; `method` names the method in errors.
+pub(super) fn list_schedule(inst: &Instance, method: &str, refill: Option<Refill>) -> Result<Schedule> {
     let Model::StoreForward { rule, packet, .. } = inst.model else {
-        return Err(Error::NotApplicable {
-            method: METHOD.name.into(),
-            reason: "not store-and-forward".into(),
-        });
+        return Err(Error::NotApplicable { method: method.into(), reason: "not store-and-forward".into() });
     };
     let n = inst.network.len();
     let arcs = inst.network.arcs();
@@ -273,9 +283,12 @@ pub fn urgent_first(inst: &Instance) -> Result<Schedule> {
             }
             step.push(Transmission { from: u, to: v, tokens });
         }
+        if let Some(refill) = refill {
+            refill(&inst.network, &channel, &|v, t| held[v].contains(t), &mut step);
+        }
         if step.is_empty() {
             return Err(Error::NotApplicable {
-                method: METHOD.name.into(),
+                method: method.into(),
                 reason: "no arc can carry a missing token (the network is not strongly connected)".into(),
             });
         }
