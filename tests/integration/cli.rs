@@ -148,14 +148,14 @@ fn solve_exact_certifies_the_optimum_and_writes_a_checkable_schedule() {
 }
 
 /// Where no algorithm meets the bound the witness is the backend's, and the answer names it:
-/// on the 4×4 mesh `urgent-first` takes 11 and z3 finds the optimum 10 (Lemma 1).
+/// on the 5×5 mesh the algorithms take 16 and z3 finds the optimum 15 (Lemma 1).
 #[cfg(feature = "smt")]
 #[test]
 fn solve_exact_names_the_backend_that_found_the_witness() {
-    let mesh4 = format!("{}/instances/003/mesh4.toml", env!("CARGO_MANIFEST_DIR"));
-    let (code, v) = json(&["solve", &mesh4, "--method", "exact"]);
+    let mesh5 = format!("{}/instances/003/mesh5-fig1.toml", env!("CARGO_MANIFEST_DIR"));
+    let (code, v) = json(&["solve", &mesh5, "--method", "exact"]);
     assert_eq!(code, 0);
-    assert_eq!((v["method"].as_str(), v["length"].as_u64()), (Some("smt"), Some(10)));
+    assert_eq!((v["method"].as_str(), v["length"].as_u64()), (Some("smt"), Some(15)));
     assert_eq!(v["certified"], true);
 }
 
@@ -715,7 +715,8 @@ fn report_out_writes_every_format_and_links_its_pictures() {
 ///   18, against 17, 19, 21 and 23.
 /// - Rectangles at the total-load bound by `urgent-matching` (a polynomial algorithm, so its
 ///   witness is no search's): 7×8 (32), 6×9 (31), 7×9 (36), 5×12 (35), 9×10 (50), 9×11 (55),
-///   9×12 (60) and 11×12 (72), against 35, 35, 39, 41, 54, 59, 65 and 77.
+///   9×12 (60), 11×12 (72), 5×11 (32), 6×12 (41), 8×11 (49) and 10×12 (66), against 35, 35,
+///   39, 41, 54, 59, 65, 77, 37, 47, 54 and 71.
 #[test]
 fn the_frontier_gossip_certificates_verify() {
     for (folder, optimum, (paper, paper_length)) in [
@@ -750,6 +751,10 @@ fn the_frontier_gossip_certificates_verify() {
         ("gossip-mesh9x11-hstar", 55, ("mesh-combined", 59)),
         ("gossip-mesh9x12-hstar", 60, ("mesh-combined", 65)),
         ("gossip-mesh11x12-hstar", 72, ("mesh-combined", 77)),
+        ("gossip-mesh5x11-hstar", 32, ("mesh-combined", 37)),
+        ("gossip-mesh6x12-hstar", 41, ("mesh-combined", 47)),
+        ("gossip-mesh8x11-hstar", 49, ("mesh-combined", 54)),
+        ("gossip-mesh10x12-hstar", 66, ("mesh-combined", 71)),
     ] {
         let dir = format!("docs/results/{folder}");
         let (code, stdout, stderr) = run(&["verify", &dir]);
@@ -944,12 +949,12 @@ fn over_the_size_guard_solve_answers_as_a_timeout_does() {
 /// The size guard judges the first model the search builds: with the symmetric witness (the
 /// default on a mesh) a quarter of the variables, and it says so; `--no-symmetry` judges the
 /// full model. Either way the answer is the timeout's kind (exit code, status `bounds`): from
-/// Lemma 1's 10 (GOS-1) to the best registered algorithm's length, recomputed here and
+/// Lemma 1's 15 (GOS-1) on the 5×5 mesh to the best registered algorithm's length, recomputed here and
 /// checked again from the schedule `--out` writes; `report` gives the same bounds and stop.
 #[test]
 fn over_the_size_guard_the_bounds_name_the_symmetric_model() {
-    let mesh4 = "instances/003/mesh4.toml";
-    let inst = commsched::spec::io::load_instance(std::path::Path::new(mesh4)).unwrap();
+    let mesh5 = "instances/003/mesh5-fig1.toml";
+    let inst = commsched::spec::io::load_instance(std::path::Path::new(mesh5)).unwrap();
     let best = commsched::heuristics::for_instance(&inst)
         .into_iter()
         .filter_map(|m| {
@@ -957,29 +962,29 @@ fn over_the_size_guard_the_bounds_name_the_symmetric_model() {
         })
         .min()
         .unwrap();
-    let (timeout_code, timed_out) = json(&["solve", mesh4, "--method", "exact", "--timeout", "0.000001"]);
+    let (timeout_code, timed_out) = json(&["solve", mesh5, "--method", "exact", "--timeout", "0.000001"]);
     assert_eq!((timed_out["status"].as_str(), timed_out["stop"].as_str()), (Some("bounds"), Some("timeout")));
     let scratch = tempfile::tempdir().unwrap();
     let out = scratch.path().join("upper.json").display().to_string();
-    let symmetric = ["solve", mesh4, "--method", "exact", "--max-vars", "100", "--out", &out];
+    let symmetric = ["solve", mesh5, "--method", "exact", "--max-vars", "100", "--out", &out];
     let full: Vec<&str> = symmetric.iter().copied().chain(["--no-symmetry"]).collect();
     for args in [&symmetric[..], &full[..]] {
         let (code, v) = json(args);
         assert_eq!(code, timeout_code, "{v}");
         assert_eq!(v["status"], "bounds", "{v}");
-        assert_eq!((v["lower_bound"].as_u64(), v["upper_bound"].as_u64()), (Some(10), Some(best)), "{v}");
+        assert_eq!((v["lower_bound"].as_u64(), v["upper_bound"].as_u64()), (Some(15), Some(best)), "{v}");
         let stop = v["stop"].as_str().unwrap();
-        assert!(stop.starts_with("size guard: the model at horizon T = 10 needs at least "), "{stop}");
+        assert!(stop.starts_with("size guard: the model at horizon T = 15 needs at least "), "{stop}");
         assert!(stop.ends_with(", over 100 (raise --max-vars)"), "{stop}");
-        let restricted = "even restricted to schedules invariant under the 4 rotations by 90° of mesh:4x4";
+        let restricted = "even restricted to schedules invariant under the 4 rotations by 90° of mesh:5x5";
         assert_eq!(stop.contains(restricted), !args.contains(&"--no-symmetry"), "{stop}");
-        let (code, written) = json(&["check", mesh4, &out]);
+        let (code, written) = json(&["check", mesh5, &out]);
         assert_eq!((code, written["length"].as_u64()), (0, Some(best)), "{written}");
     }
-    let (code, report) = json(&["report", mesh4, "--max-vars", "100"]);
+    let (code, report) = json(&["report", mesh5, "--max-vars", "100"]);
     assert_eq!(code, 0);
     let exact = &report["instances"][0]["exact"];
-    assert_eq!((exact["status"].as_str(), exact["lower"].as_u64()), (Some("bounds"), Some(10)), "{exact}");
+    assert_eq!((exact["status"].as_str(), exact["lower"].as_u64()), (Some("bounds"), Some(15)), "{exact}");
     assert_eq!(exact["upper"].as_u64(), Some(best), "{exact}");
     assert_eq!(
         (exact["stop"]["kind"].as_str(), exact["stop"]["limit"].as_u64()),

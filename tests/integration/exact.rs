@@ -194,21 +194,21 @@ fn te_23_ring_6_half_duplex_beats_the_factor_two_split() {
 }
 
 /// A first model over the size guard ends the search as a timeout does: with the bounds, and
-/// the stop naming the model, its count and the guard. Gossip on the 4×4 mesh under H\*
-/// (`003/mesh4`): its first model is the symmetric one at Lemma 1's 10 (GOS-1), which has more
-/// than 100 variables, so the search stops at [10, U] with U the best registered algorithm's
+/// the stop naming the model, its count and the guard. Gossip on the 5×5 mesh under H\*
+/// (`003/mesh5-fig1`): its first model is the symmetric one at Lemma 1's 15 (GOS-1), which has
+/// more than 100 variables, so the search stops at [15, U] with U the best registered algorithm's
 /// checked length, the incumbent handed in. Without an incumbent (path(4) under F\*, from the
 /// distance bound 3) the interval is open above. One horizon decided over the guard is
 /// undecided, with every backend.
 #[test]
 fn a_first_model_over_the_size_guard_gives_bounds() {
     let inst = commsched::spec::io::load_instance(
-        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("instances/003/mesh4.toml"),
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("instances/003/mesh5-fig1.toml"),
     )
     .unwrap();
     let bounds = commsched::bounds::lower_bounds(&inst);
     let lemma_1 = commsched::bounds::strongest(&bounds).unwrap().value;
-    assert_eq!(lemma_1, 10);
+    assert_eq!(lemma_1, 15);
     let incumbent = commsched::heuristics::for_instance(&inst)
         .into_iter()
         .map(|m| {

@@ -154,16 +154,24 @@ impl PartialOrd for Offer {
     }
 }
 
-/// The weights of the relay and backlog terms. Both are tuned constants: over the n×n meshes
-/// n = 4..=10, 12, 15, 20 and six rectangles up to 7×8, weights from 0.4 to 1 give totals
-/// within a few rounds of each other. Without the relay term that total is 5 rounds more (the
-/// 30×30 mesh: 471 instead of 468), without the backlog term 7 more (473).
-const RELAY: f64 = 0.5;
-const BACKLOG: f64 = 0.5;
+/// The weights of the relay and backlog terms of the urgency (module documentation).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Weights {
+    /// The relay term's.
+    pub relay: f64,
+    /// The backlog term's.
+    pub backlog: f64,
+}
+
+/// urgent-first's weights, tuned constants: over the n×n meshes n = 4..=10, 12, 15, 20 and six
+/// rectangles up to 7×8, weights from 0.4 to 1 give totals within a few rounds of each other.
+/// Without the relay term that total is 5 rounds more (the 30×30 mesh: 471 instead of 468),
+/// without the backlog term 7 more (473).
+pub(super) const TUNED: Weights = Weights { relay: 0.5, backlog: 0.5 };
 
 /// The urgent-first schedule of the module documentation.
 pub fn urgent_first(inst: &Instance) -> Result<Schedule> {
-    list_schedule(inst, METHOD.name, None)
+    list_schedule(inst, METHOD.name, TUNED, None).map(Schedule::StoreForward)
 }
 
 /// What a list schedule does with a step once the greedy pass has filled it: `step`, the
@@ -172,9 +180,14 @@ pub fn urgent_first(inst: &Instance) -> Result<Schedule> {
 /// the step. [`super::urgent_matching`] fills the channels the pass left idle.
 pub(super) type Refill = fn(&Network, &[usize], &dyn Fn(Node, usize) -> bool, &mut Vec<Transmission>);
 
-/// The urgent-first list schedule, each step rewritten by `refill` (if any) after the greedy
-/// pass; `method` names the method in errors.
-pub(super) fn list_schedule(inst: &Instance, method: &str, refill: Option<Refill>) -> Result<Schedule> {
+/// The steps of the urgent-first list schedule under the `weights`, each step rewritten by
+/// `refill` (if any) after the greedy pass; `method` names the method in errors.
+pub(super) fn list_schedule(
+    inst: &Instance,
+    method: &str,
+    weights: Weights,
+    refill: Option<Refill>,
+) -> Result<Vec<Vec<Transmission>>> {
     let Model::StoreForward { rule, packet, .. } = inst.model else {
         return Err(Error::NotApplicable { method: method.into(), reason: "not store-and-forward".into() });
     };
@@ -235,7 +248,7 @@ pub(super) fn list_schedule(inst: &Instance, method: &str, refill: Option<Refill
         // The token's own part of the urgency: reach plus backlog.
         let steps_left = load.iter().copied().fold(0.0, f64::max);
         let own: Vec<f64> = (0..n)
-            .map(|t| eccentricity[t] + BACKLOG * (n - holders[t]) as f64 / n as f64 * steps_left)
+            .map(|t| eccentricity[t] + weights.backlog * (n - holders[t]) as f64 / n as f64 * steps_left)
             .collect();
         let mut by_own: Vec<usize> = (0..n).collect();
         by_own.sort_by(|&a, &b| {
@@ -248,11 +261,11 @@ pub(super) fn list_schedule(inst: &Instance, method: &str, refill: Option<Refill
             let (u, v) = arcs[arc];
             let mut found: Option<(f64, usize)> = None;
             for &t in &by_own {
-                if found.is_some_and(|(part, _)| own[t] + RELAY * relay_bound[v] <= part) {
+                if found.is_some_and(|(part, _)| own[t] + weights.relay * relay_bound[v] <= part) {
                     break;
                 }
                 if held[u].contains(t) && !held[v].contains(t) && !incoming[v].contains(t) {
-                    let part = own[t] + RELAY * relay(t, u, v);
+                    let part = own[t] + weights.relay * relay(t, u, v);
                     if found.is_none_or(|(best, _)| part > best) {
                         found = Some((part, t));
                     }
@@ -304,7 +317,7 @@ pub(super) fn list_schedule(inst: &Instance, method: &str, refill: Option<Refill
         step.sort_by_key(|tr| (tr.from, tr.to));
         steps.push(step);
     }
-    Ok(Schedule::StoreForward(steps))
+    Ok(steps)
 }
 
 /// Registry entry.
