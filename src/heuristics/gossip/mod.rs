@@ -25,7 +25,7 @@
 //! `urgent-first` ([`urgent_first`](mod@urgent_first), a list schedule for any network, port
 //! rule and packet size; on the n×n mesh one round above Lemma 1 for n = 3..=15 and 17) and
 //! `urgent-matching` ([`urgent_matching`](mod@urgent_matching), its steps made maximum matchings
-//! by augmenting paths; at the total-load bound on twelve rectangles nothing else settles).
+//! by augmenting paths; at the total-load bound on thirteen rectangles nothing else settles).
 //!
 //! Building blocks: [`phase1`] (the half-gossip on a line, Fig. 2), [`phase2`] (the path
 //! gossip of Fig. 3, optionally cutting into Phase 1), [`cycle_gossip::ring_gossip`] (the torus
