@@ -63,7 +63,7 @@ pub fn generate(g: &Request) -> Result<Instance> {
     let name = g.name.clone().unwrap_or_else(|| format!("{}-{network_name}", g.problem));
     let network = if topology {
         let net = crate::spec::topology::load_topology(Path::new(&g.network))?;
-        toml::Value::try_from(NetworkTable::of(&net)).expect("a network table is TOML")
+        NetworkTable::value_of(&net)
     } else {
         g.network.clone().into()
     };

@@ -275,7 +275,7 @@ impl InstanceFile {
     pub fn of(inst: &Instance) -> Self {
         let net = &inst.network;
         let network = if net.is_explicit() && net.spec_string() == format!("graph:{}", net.len()) {
-            toml::Value::try_from(NetworkTable::of(net)).expect("a network table is TOML")
+            NetworkTable::value_of(net)
         } else {
             toml::Value::String(net.spec_string())
         };
@@ -435,6 +435,11 @@ impl NetworkTable {
             });
         }
         Network::weighted(n, arcs, switches).map_err(|r| err("network".into(), r))
+    }
+
+    /// The `network` value of an explicit network: its table ([`NetworkTable::of`]).
+    pub fn value_of(net: &Network) -> toml::Value {
+        toml::Value::try_from(Self::of(net)).expect("a network table is TOML")
     }
 
     /// The table of a network: one `arcs` entry `[u, v, bandwidth]` per arc, and the switch
