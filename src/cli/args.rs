@@ -168,6 +168,15 @@ pub enum Command {
         /// replacing the instance's.
         #[arg(long, value_name = "R", requires = "steps")]
         rounds: Option<u64>,
+        /// With --steps and --keep: a store-and-forward schedule of the instance (JSON, or MSCCL
+        /// XML) whose first K steps the witness keeps; the solver only completes them. A
+        /// witness is a schedule of the instance; "no schedule ... keeps the first K steps"
+        /// proves nothing about the instance.
+        #[arg(long, value_name = "SCHEDULE", requires_all = ["steps", "keep"])]
+        complete: Option<PathBuf>,
+        /// With --complete: K, the steps of its schedule kept (1 ≤ K ≤ S).
+        #[arg(long, value_name = "K", requires = "complete")]
+        keep: Option<u64>,
     },
     /// Describe a network: nodes, links with their bandwidths, switch groups and diameter;
     /// with --out, draw it as SVG.

@@ -5,14 +5,16 @@ use super::args::{Format, GenArgs, Limits};
 use super::generate::generate;
 use super::{exact_choice, in_file, io_err, solve_options};
 use commsched::checker::collective::ratio;
+use commsched::checker::{Producer, accept};
 use commsched::error::{InputError, Result};
 use commsched::exact::decision::{Point, decide_point};
+use commsched::exact::encode::Prefix;
 use commsched::exact::pareto::{self, Walk, WalkOptions};
 use commsched::exact::{BackendKind, StopReason};
 use commsched::folder;
 use commsched::msccl;
-use commsched::spec::io::{is_xml, load_instance, schedule_to_json};
-use commsched::spec::{Instance, Model, Problem};
+use commsched::spec::io::{is_xml, load_instance, load_schedule, schedule_to_json};
+use commsched::spec::{Instance, Model, Problem, Schedule};
 use serde::Serialize;
 use std::io::Write;
 use std::path::Path;
@@ -58,12 +60,51 @@ fn chunks_of(inst: &Instance) -> Option<usize> {
     }
 }
 
+/// What `solve --steps` asks.
+pub struct Question<'a> {
+    /// S.
+    pub steps: u64,
+    /// The round budget R (`--rounds`).
+    pub rounds: Option<u64>,
+    /// The schedule whose first K steps a witness keeps (`--complete FILE --keep K`).
+    pub complete: Option<(&'a Path, u64)>,
+}
+
+/// The first K steps of the schedule in `file` ([`Prefix`]), read and checked against the
+/// instance: a store-and-forward schedule with at least K steps, and 1 ≤ K ≤ S.
+fn prefix(inst: &Instance, file: &Path, keep: u64, steps: u64) -> Result<Prefix> {
+    let source = file.display().to_string();
+    let checked = accept(inst, load_schedule(file, inst)?, Producer::User(source.clone()))?;
+    let Schedule::StoreForward(kept) = checked.into_schedule() else {
+        return Err(InputError::new(
+            &source,
+            "--complete",
+            "only a store-and-forward schedule (gossip, total exchange) has steps to keep",
+        )
+        .into());
+    };
+    let fault = if keep == 0 {
+        Some("keep at least one step (K = 0 is `--steps` alone)".to_string())
+    } else if keep > steps {
+        Some(format!("K = {keep} is over --steps {steps}"))
+    } else if keep > kept.len() as u64 {
+        Some(format!("K = {keep}, and the schedule has {} steps", kept.len()))
+    } else {
+        None
+    };
+    match fault {
+        Some(reason) => Err(InputError::new(&source, "--keep", reason).into()),
+        None => Ok(Prefix { steps: kept, keep, source }),
+    }
+}
+
 /// `solve FILE --steps S [--rounds R]`: is there a schedule of at most S steps (within R
-/// rounds)? A feasible answer is a checked witness, an infeasible one names its evidence.
+/// rounds)? A feasible answer is a checked witness, an infeasible one names its evidence. With
+/// `--complete SCHEDULE --keep K`, is there one that keeps the first K steps of SCHEDULE?
 pub fn decide(
     instance: &Path,
     method: &str,
-    (steps, rounds): (u64, Option<u64>),
+    Question { steps, rounds, complete }: Question<'_>,
     limits: &Limits,
     (file, certificate): (Option<&Path>, Option<&Path>),
     format: Format,
@@ -91,7 +132,11 @@ pub fn decide(
         options.proof_dir = Some(dir.to_path_buf());
     }
     let start = std::time::Instant::now();
-    let point = decide_point(&inst, backend, steps, &options).map_err(in_file(instance))?;
+    let prefix = match complete {
+        Some((file, keep)) => Some(prefix(&inst, file, keep, steps)?),
+        None => None,
+    };
+    let point = decide_point(&inst, backend, steps, &options, prefix).map_err(in_file(instance))?;
     let seconds = start.elapsed().as_secs_f64();
     let budget = match inst.model {
         Model::Collective { rounds } => rounds,

@@ -65,6 +65,8 @@ pub fn run(cli: Cli) -> Result<u8> {
             steps: Some(steps),
             rounds,
             incumbent,
+            complete,
+            keep,
         } => {
             if incumbent.is_some() {
                 return Err(InputError::new(
@@ -75,7 +77,8 @@ pub fn run(cli: Cli) -> Result<u8> {
                 .into());
             }
             let files = (file.as_deref(), certificate.as_deref());
-            decide::decide(&instance, &method, (steps, rounds), &limits, files, format, &mut out)
+            let question = decide::Question { steps, rounds, complete: complete.as_deref().zip(keep) };
+            decide::decide(&instance, &method, question, &limits, files, format, &mut out)
         }
         Command::Topology { network, out: svg } => {
             topology::topology(&network, svg.as_deref(), format, &mut out)

@@ -4,7 +4,7 @@
 //! `solve --steps S` (with `--rounds R`, SCCL's (S, R, C) question) and each probe of the
 //! Pareto walk ([`super::pareto`]).
 
-use super::encode::Variant;
+use super::encode::{Prefix, Variant};
 use super::search::Search;
 use super::{Decision, SolveOptions, StopReason};
 use crate::bounds::{self, Bound};
@@ -53,16 +53,22 @@ pub enum Point {
 /// The lower bounds are tried first: one above `horizon` answers without a solve. With the SAT
 /// backend an infeasible answer is proved: the LRAT proof of the model at `horizon` is checked,
 /// and with [`SolveOptions::proof_dir`] the CNF and the proof are left there.
+///
+/// With a `prefix`, the model keeps its first K steps ([`super::encode::Encoding::keep`]) and the solver only
+/// completes them: a witness is still a schedule of the instance, but an infeasible answer
+/// refutes the completion, not the instance ([`StopReason::NoCompletion`]).
 pub fn decide_point(
     instance: &Instance,
     backend: BackendKind,
     horizon: u64,
     options: &SolveOptions,
+    prefix: Option<Prefix>,
 ) -> Result<Point> {
     // The witness is searched for without a proof tracer (and with CaDiCaL's options for
     // satisfiable instances); an infeasible answer is proved afresh, which costs little where
     // refutations are quick and witnesses slow, as on SCCL's rows (docs/bench-sccl.md).
-    let search = Search::new(instance, backend, options)?.untraced();
+    let keep = prefix.as_ref().map(|p| p.keep);
+    let search = Search::new(instance, backend, options)?.untraced().keeping(prefix);
     if let Some(reason) = search.encoder.impossible() {
         return Ok(Point::Infeasible(Refutation::Bound(reason)));
     }
@@ -70,10 +76,11 @@ pub fn decide_point(
     if let Some(b) = bounds::strongest(&lower).filter(|b| b.value > horizon) {
         return Ok(Point::Infeasible(Refutation::Bound(bound_argument(b))));
     }
-    Ok(match search.probe(horizon, Variant::Full)? {
-        Decision::Feasible(checked) => Point::Feasible(checked),
-        Decision::Unknown(stop) => Point::Unknown(stop),
-        Decision::Infeasible => match search.evidence(horizon)? {
+    Ok(match (search.probe(horizon, Variant::Full)?, keep) {
+        (Decision::Feasible(checked), _) => Point::Feasible(checked),
+        (Decision::Unknown(stop), _) => Point::Unknown(stop),
+        (Decision::Infeasible, Some(keep)) => Point::Unknown(StopReason::NoCompletion { keep, horizon }),
+        (Decision::Infeasible, None) => match search.evidence(horizon)? {
             Ok(evidence) => Point::Infeasible(Refutation::Solver(Infeasibility {
                 horizon,
                 backend: backend.name(),

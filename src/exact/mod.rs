@@ -250,6 +250,15 @@ pub enum StopReason {
         /// The guard.
         limit: usize,
     },
+    /// The model that keeps a prefix ([`encode::Encoding::keep`]) is infeasible at `horizon`:
+    /// no schedule of that length completes the first `keep` steps given. The restriction
+    /// makes this no evidence about the instance.
+    NoCompletion {
+        /// K: the steps kept.
+        keep: u64,
+        /// The horizon decided.
+        horizon: u64,
+    },
     /// The backend could not decide for another reason (its words). A struct variant, as the
     /// enum is tagged inside the object.
     BackendUnknown {
@@ -267,6 +276,10 @@ impl fmt::Display for StopReason {
                 "size guard: the model at horizon T = {horizon} needs {}{variables} variables{}, over {limit} (raise --max-vars)",
                 if *at_least { "at least " } else { "" },
                 restricted.as_ref().map_or(String::new(), |r| format!(" even restricted to {r}")),
+            ),
+            StopReason::NoCompletion { keep, horizon } => write!(
+                f,
+                "no schedule of at most {horizon} steps keeps the first {keep} steps given (a restriction: no evidence about the instance)"
             ),
             StopReason::BackendUnknown { reason } => write!(f, "backend undecided: {reason}"),
         }

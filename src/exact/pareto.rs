@@ -238,7 +238,7 @@ fn least_steps(
     let solve_options = SolveOptions { proof_dir: dir.map(Into::into), ..options.solve.clone() };
     let mut previous = None;
     for steps in first..=rounds {
-        match decide_point(inst, options.backend, steps, &solve_options)? {
+        match decide_point(inst, options.backend, steps, &solve_options, None)? {
             Point::Feasible(checked) => {
                 let infeasible = match &previous {
                     Some(Refutation::Solver(i)) => Some(i),

@@ -756,6 +756,7 @@ fn the_frontier_gossip_certificates_verify() {
         ("gossip-mesh8x11-hstar", 49, ("mesh-combined", 54)),
         ("gossip-mesh10x12-hstar", 66, ("mesh-combined", 71)),
         ("gossip-mesh7x12-hstar", 47, ("mesh-combined", 53)),
+        ("gossip-mesh5x10-hstar", 29, ("mesh-combined", 34)),
     ] {
         let dir = format!("docs/results/{folder}");
         let (code, stdout, stderr) = run(&["verify", &dir]);
@@ -1136,6 +1137,108 @@ fn solve_decides_one_point() {
             "commsched: error: <flags>: field `--method`: `direct` is an algorithm; deciding a point needs exact, ilp, smt or sat"
         )
     );
+}
+
+/// The steps of a store-and-forward schedule file, each as a sorted list of transmissions.
+fn steps_of(file: &std::path::Path) -> Vec<Vec<serde_json::Value>> {
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    let steps = v["steps"].as_array().expect("a store-and-forward schedule");
+    steps
+        .iter()
+        .map(|step| {
+            let mut step = step.as_array().unwrap().clone();
+            step.sort_by_key(|tr| tr.to_string());
+            step
+        })
+        .collect()
+}
+
+/// `solve --steps S --complete FILE --keep K` keeps the first K steps of a schedule and lets
+/// the solver complete them. urgent-matching takes the 5×5 mesh under H\* in 16 steps, one
+/// above Lemma 1 (15): its first 12 steps complete into a checked 15-step schedule (an
+/// optimum) that starts with exactly those steps, and its first 14 do not, which is reported
+/// as the restriction's refutation (status unknown), never as the instance's. K = 0, K over S
+/// or over the schedule's length, and --complete without --keep are usage errors.
+#[test]
+fn solve_completes_the_first_steps_of_a_schedule() {
+    let dir = tempfile::tempdir().unwrap();
+    let inst = dir.path().join("mesh5.toml");
+    let (code, toml, stderr) = run(&["gen", "gossip", "--network", "mesh:5x5", "--rule", "H*"]);
+    assert_eq!(code, 0, "{stderr}");
+    std::fs::write(&inst, toml).unwrap();
+    let inst = inst.to_str().unwrap();
+    let greedy = dir.path().join("greedy.json");
+    let (code, stdout, stderr) =
+        run(&["solve", inst, "--method", "urgent-matching", "--out", greedy.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("length 16, lower bound 15"), "{stdout}");
+    let greedy_file = greedy.to_str().unwrap();
+    let witness = dir.path().join("witness.json");
+    let complete = |keep: &str| {
+        let (code, v) = json(&[
+            "solve",
+            inst,
+            "--method",
+            "exact",
+            "--steps",
+            "15",
+            "--complete",
+            greedy_file,
+            "--keep",
+            keep,
+            "--out",
+            witness.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{v}");
+        v
+    };
+    let v = complete("12");
+    assert_eq!((v["status"].as_str(), v["length"].as_u64()), (Some("feasible"), Some(15)), "{v}");
+    let (code, stdout, _) = run(&["check", inst, witness.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("length 15, certified optimal"), "{stdout}");
+    assert_eq!(steps_of(&witness)[..12], steps_of(&greedy)[..12]);
+    let v = complete("14");
+    assert_eq!(v["status"].as_str(), Some("unknown"), "{v}");
+    assert!(
+        v["stop"].as_str().unwrap().starts_with("no schedule of at most 15 steps keeps the first 14 steps"),
+        "{v}"
+    );
+    for (keep, reason) in
+        [("0", "field `--keep`: keep at least one step"), ("17", "field `--keep`: K = 17 is over --steps 15")]
+    {
+        let (code, _, stderr) = run(&[
+            "solve",
+            inst,
+            "--method",
+            "exact",
+            "--steps",
+            "15",
+            "--complete",
+            greedy_file,
+            "--keep",
+            keep,
+        ]);
+        assert_eq!(code, 2, "{stderr}");
+        assert!(stderr.contains(&format!("{greedy_file}: {reason}")), "{stderr}");
+    }
+    let (code, _, stderr) = run(&[
+        "solve",
+        inst,
+        "--method",
+        "exact",
+        "--steps",
+        "20",
+        "--complete",
+        greedy_file,
+        "--keep",
+        "17",
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("field `--keep`: K = 17, and the schedule has 16 steps"), "{stderr}");
+    let (code, _, stderr) =
+        run(&["solve", inst, "--method", "exact", "--steps", "15", "--complete", greedy_file]);
+    assert_eq!(code, 2, "{stderr}");
 }
 
 /// `pareto` on fully-connected:3 allgather: R/C ≥ 1 (2 chunks over 2 in-links), met at C = 1

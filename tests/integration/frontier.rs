@@ -53,7 +53,7 @@ fn dgx1_allgather_points_with_their_evidence() {
     let backend = first_backend(&inst);
     let dir = tempfile::tempdir().unwrap();
     let options = SolveOptions { proof_dir: Some(dir.path().to_path_buf()), ..SolveOptions::default() };
-    let Point::Infeasible(refutation) = decide_point(&inst, backend, 2, &options).unwrap() else {
+    let Point::Infeasible(refutation) = decide_point(&inst, backend, 2, &options, None).unwrap() else {
         panic!("(2, 7, 6) is infeasible")
     };
     let Refutation::Solver(infeasibility) = &refutation else { panic!("{refutation:?}") };
@@ -71,7 +71,8 @@ fn dgx1_allgather_points_with_their_evidence() {
     // build decides (2, 3, 2) here.
     let small = instance("allgather", "dgx1", 2, Some(3));
     let (inst, steps) = if backend == BackendKind::Sat { (inst, 3) } else { (small, 2) };
-    let Point::Feasible(witness) = decide_point(&inst, backend, steps, &SolveOptions::default()).unwrap()
+    let Point::Feasible(witness) =
+        decide_point(&inst, backend, steps, &SolveOptions::default(), None).unwrap()
     else {
         panic!("{}: S = {steps} is feasible", inst.name)
     };
@@ -89,7 +90,7 @@ fn dgx1_allgather_points_with_their_evidence() {
 #[test]
 fn refutations_by_a_bound_verify() {
     let write = |inst: &Instance, steps: u64| {
-        let point = decide_point(inst, BackendKind::Ilp, steps, &SolveOptions::default()).unwrap();
+        let point = decide_point(inst, BackendKind::Ilp, steps, &SolveOptions::default(), None).unwrap();
         let Point::Infeasible(refutation @ Refutation::Bound(_)) = point else { panic!("{point:?}") };
         let dir = tempfile::tempdir().unwrap();
         folder::write_refutation(dir.path(), inst, steps, &refutation, 0.0).unwrap();

@@ -16,7 +16,7 @@ pub mod time_expanded;
 pub mod total_exchange;
 
 use super::BackendKind;
-use super::ir::{Program, VarId};
+use super::ir::{Linear, Program, Sense, VarId};
 use crate::error::{Error, Result};
 use crate::spec::reversal::{prefix_sweeps, reverse_broadcast};
 use crate::spec::{
@@ -194,6 +194,66 @@ impl Encoding {
             }
         }
         steps
+    }
+}
+
+/// The first steps of a store-and-forward schedule that a model keeps ([`Encoding::keep`]), so
+/// that a solver only completes them (`solve --steps S --complete FILE --keep K`). A search
+/// from a good list schedule's prefix is a large-neighbourhood move: the schedule's early
+/// steps, where greedy choices cost nothing yet, stay, and the solver rearranges the rest. It
+/// settled the 5×10 mesh under H\* at its total-load bound (docs/results.md, "Gossip").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prefix {
+    /// The schedule's steps; only the first `keep` are kept.
+    pub steps: Vec<Vec<Transmission>>,
+    /// K: the steps kept.
+    pub keep: u64,
+    /// Where the schedule came from (a file), for errors.
+    pub source: String,
+}
+
+impl Encoding {
+    /// Restricts the model to the schedules whose steps 1..=K are the prefix's: each hop
+    /// variable of those steps is fixed, to 1 for a hop of the prefix and to 0 for any other.
+    /// The model keeps fewer schedules, so its witnesses are schedules of the instance and its
+    /// infeasibility is no evidence about the instance. The reason, when the model has no
+    /// variable for a hop of the prefix (a token delivered twice, or a hop outside its window
+    /// at this horizon), or when the model is not a store-and-forward one.
+    pub fn keep(&mut self, prefix: &Prefix) -> std::result::Result<(), String> {
+        if self.shape != Shape::StoreForward {
+            return Err("only a store-and-forward model (gossip, total exchange) keeps a prefix".into());
+        }
+        let mut hops: std::collections::BTreeSet<(u64, Node, Node, usize)> =
+            std::collections::BTreeSet::new();
+        for (t, step) in (1..=prefix.keep).zip(&prefix.steps) {
+            for tr in step {
+                hops.extend(tr.tokens.iter().map(|&token| (t, tr.from, tr.to, token)));
+            }
+        }
+        let mut fixed: Vec<Option<(VarId, bool)>> = vec![None; self.model.variables.len()];
+        for &(var, event) in &self.events {
+            let Event::Hop { token, from, to, step } = event else { continue };
+            if step > prefix.keep {
+                continue;
+            }
+            let kept = hops.remove(&(step, from, to, token));
+            if fixed[var.index()].replace((var, kept)).is_some_and(|(_, before)| before != kept) {
+                return Err(format!("the model identifies hops that the prefix keeps apart (step {step})"));
+            }
+        }
+        if let Some((step, from, to, token)) = hops.into_iter().next() {
+            return Err(format!(
+                "step {step} sends token {token} from node {from} to node {to}, which the model at horizon T = {} \
+                 has no variable for (no schedule it keeps makes that hop then)",
+                self.horizon
+            ));
+        }
+        for (var, kept) in fixed.into_iter().flatten() {
+            let name = format!("keep_{}", var.index());
+            self.model.constrain(name, Linear::new().add(1, var), Sense::Eq, i64::from(kept));
+        }
+        self.model.description = format!("{}, its first {} steps kept", self.model.description, prefix.keep);
+        Ok(())
     }
 }
 
@@ -404,5 +464,37 @@ mod tests {
             encoding(Shape::FatTree, sends).decode(&values),
             Schedule::FatTree(vec![send(1, 0, 1), send(2, 0, 4)])
         );
+    }
+
+    /// Keeping a prefix fixes every hop variable of its steps, 1 on its hops and 0 elsewhere,
+    /// and leaves later steps free; a hop without a variable, or a model of another shape, is
+    /// refused with the reason.
+    #[test]
+    fn a_kept_prefix_fixes_the_hops_of_its_steps() {
+        let mut model = Program::new("keep");
+        let vars: Vec<VarId> = (0..3).map(|i| model.bool_var(format!("v{i}"))).collect();
+        let events = [
+            Event::Hop { token: 0, from: 0, to: 1, step: 1 },
+            Event::Hop { token: 1, from: 1, to: 0, step: 1 },
+            Event::Hop { token: 0, from: 1, to: 2, step: 2 },
+        ];
+        let mut encoding = Encoding {
+            horizon: 2,
+            model,
+            shape: Shape::StoreForward,
+            events: vars.iter().copied().zip(events).collect(),
+        };
+        let hop = |from, to, token| Transmission { from, to, tokens: vec![token] };
+        let prefix = |steps| Prefix { steps, keep: 1, source: "p.json".into() };
+        let mut kept = encoding.clone();
+        kept.keep(&prefix(vec![vec![hop(0, 1, 0)], vec![hop(1, 2, 0)]])).unwrap();
+        let fixed: Vec<(Vec<(i64, VarId)>, i64)> =
+            kept.model.constraints.iter().map(|c| (c.terms.clone(), c.rhs)).collect();
+        assert_eq!(fixed, [(vec![(1, vars[0])], 1), (vec![(1, vars[1])], 0)]);
+        assert!(kept.model.description.ends_with("its first 1 steps kept"));
+        let e = encoding.clone().keep(&prefix(vec![vec![hop(2, 1, 2)]])).unwrap_err();
+        assert!(e.starts_with("step 1 sends token 2 from node 2 to node 1, which the model at horizon T = 2 has no variable for"), "{e}");
+        encoding.shape = Shape::FatTree;
+        assert!(encoding.keep(&prefix(vec![vec![hop(0, 1, 0)]])).unwrap_err().contains("store-and-forward"));
     }
 }

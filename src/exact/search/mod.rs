@@ -28,7 +28,7 @@ mod temp;
 pub use temp::remove_temporary_proofs;
 
 use super::backend::{Backend, BackendKind};
-use super::encode::{self, Encoder, Variant, Variants};
+use super::encode::{self, Encoder, Prefix, Variant, Variants};
 use super::{Outcome, SolveOptions, StopReason};
 use crate::bounds::{self, Bound};
 use crate::certify::{Evidence, Infeasibility, certify};
@@ -64,6 +64,8 @@ pub(super) struct Search<'a> {
     /// feasible wastes no proof, and an infeasible one is proved afresh by `prove`
     /// ([`super::decision::decide_point`]).
     untraced_probes: bool,
+    /// The prefix every model of the instance's own keeps ([`Search::keeping`]).
+    prefix: Option<Prefix>,
 }
 
 /// What the search has established so far.
@@ -109,12 +111,20 @@ impl<'a> Search<'a> {
             traces,
             descended: Cell::new(None),
             untraced_probes: false,
+            prefix: None,
         })
     }
 
     /// The search with its probes untraced (`untraced_probes`).
     pub(super) fn untraced(self) -> Self {
         Self { untraced_probes: true, ..self }
+    }
+
+    /// The search with every model of [`Variant::Full`] restricted to the schedules that keep
+    /// `prefix` ([`encode::Encoding::keep`]): its infeasible answers are then no evidence, so
+    /// only one point is ever decided with it ([`super::decision::decide_point`]).
+    pub(super) fn keeping(self, prefix: Option<Prefix>) -> Self {
+        Self { prefix, ..self }
     }
 
     /// What is left of the time budget (`None`: unlimited), or [`StopReason::Timeout`].

@@ -4,9 +4,10 @@
 
 use super::Search;
 use crate::checker::{Producer, accept};
+use crate::error::InputError;
 use crate::error::{Error, Result};
 use crate::exact::backend::{Aim, Backend, BackendAnswer, Limits, ProofTrace, Unknown};
-use crate::exact::encode::{self, Encoding, Variant};
+use crate::exact::encode::{self, Encoder, Encoding, Prefix, Variant};
 use crate::exact::{Decision, StopReason};
 use std::time::Duration;
 
@@ -32,6 +33,15 @@ fn answer(
     }
 }
 
+/// The model of `variant` at `horizon`, keeping the `prefix` if it is the instance's own.
+fn built(encoder: &dyn Encoder, horizon: u64, variant: Variant, prefix: Option<&Prefix>) -> Result<Encoding> {
+    let mut encoding = encoder.model(horizon, variant)?;
+    if let Some(prefix) = prefix.filter(|_| variant == Variant::Full) {
+        encoding.keep(prefix).map_err(|reason| InputError::new(&prefix.source, "--keep", reason))?;
+    }
+    Ok(encoding)
+}
+
 impl Search<'_> {
     /// Decides horizon T in the model of `variant`; the witness of a feasible answer is checked
     /// here. A restricted probe gets half of the time left, and traces no proof (its
@@ -49,7 +59,7 @@ impl Search<'_> {
         let traces = trace.is_some();
         let (encoding, answer) = match time {
             None => {
-                let encoding = self.encoder.model(horizon, variant)?;
+                let encoding = built(self.encoder.as_ref(), horizon, variant, self.prefix.as_ref())?;
                 let answer = answer(self.solver, &encoding.model, &limits(variant, time), trace.as_ref())?;
                 (encoding, answer)
             }
@@ -96,11 +106,11 @@ impl Search<'_> {
         budget: Duration,
         trace: Option<ProofTrace>,
     ) -> Option<Result<(Encoding, BackendAnswer)>> {
-        let (instance, solver) = (self.instance.clone(), self.solver);
+        let (instance, solver, prefix) = (self.instance.clone(), self.solver, self.prefix.clone());
         let (send, receive) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             let result = encode::encoder_for(&instance).and_then(|(_, encoder)| {
-                let encoding = encoder.model(horizon, variant)?;
+                let encoding = built(encoder.as_ref(), horizon, variant, prefix.as_ref())?;
                 let answer = answer(solver, &encoding.model, &limits(variant, Some(budget)), trace.as_ref())?;
                 Ok((encoding, answer))
             });
