@@ -147,15 +147,17 @@ fn solve_exact_certifies_the_optimum_and_writes_a_checkable_schedule() {
     assert_eq!(v["length"], 2);
 }
 
+/// The 2×8 mesh under H\*: the ladder cut gives 12 and every registered algorithm takes 13.
+const MESH_2X8: &str = "docs/results/gossip-mesh2x8-hstar/instance.toml";
+
 /// Where no algorithm meets the bound the witness is the backend's, and the answer names it:
-/// on the 5×5 mesh the algorithms take 16 and z3 finds the optimum 15 (Lemma 1).
+/// on the 2×8 mesh the algorithms take 13 and z3 finds the optimum 12 (the ladder cut).
 #[cfg(feature = "smt")]
 #[test]
 fn solve_exact_names_the_backend_that_found_the_witness() {
-    let mesh5 = format!("{}/instances/003/mesh5-fig1.toml", env!("CARGO_MANIFEST_DIR"));
-    let (code, v) = json(&["solve", &mesh5, "--method", "exact"]);
+    let (code, v) = json(&["solve", MESH_2X8, "--method", "exact"]);
     assert_eq!(code, 0);
-    assert_eq!((v["method"].as_str(), v["length"].as_u64()), (Some("smt"), Some(15)));
+    assert_eq!((v["method"].as_str(), v["length"].as_u64()), (Some("smt"), Some(12)));
     assert_eq!(v["certified"], true);
 }
 
@@ -951,12 +953,12 @@ fn over_the_size_guard_solve_answers_as_a_timeout_does() {
 /// The size guard judges the first model the search builds: with the symmetric witness (the
 /// default on a mesh) a quarter of the variables, and it says so; `--no-symmetry` judges the
 /// full model. Either way the answer is the timeout's kind (exit code, status `bounds`): from
-/// Lemma 1's 15 (GOS-1) on the 5×5 mesh to the best registered algorithm's length, recomputed here and
+/// the ladder cut's 12 on the 2×8 mesh to the best registered algorithm's length, recomputed here and
 /// checked again from the schedule `--out` writes; `report` gives the same bounds and stop.
 #[test]
 fn over_the_size_guard_the_bounds_name_the_symmetric_model() {
-    let mesh5 = "instances/003/mesh5-fig1.toml";
-    let inst = commsched::spec::io::load_instance(std::path::Path::new(mesh5)).unwrap();
+    let mesh2x8 = MESH_2X8;
+    let inst = commsched::spec::io::load_instance(std::path::Path::new(mesh2x8)).unwrap();
     let best = commsched::heuristics::for_instance(&inst)
         .into_iter()
         .filter_map(|m| {
@@ -964,29 +966,29 @@ fn over_the_size_guard_the_bounds_name_the_symmetric_model() {
         })
         .min()
         .unwrap();
-    let (timeout_code, timed_out) = json(&["solve", mesh5, "--method", "exact", "--timeout", "0.000001"]);
+    let (timeout_code, timed_out) = json(&["solve", mesh2x8, "--method", "exact", "--timeout", "0.000001"]);
     assert_eq!((timed_out["status"].as_str(), timed_out["stop"].as_str()), (Some("bounds"), Some("timeout")));
     let scratch = tempfile::tempdir().unwrap();
     let out = scratch.path().join("upper.json").display().to_string();
-    let symmetric = ["solve", mesh5, "--method", "exact", "--max-vars", "100", "--out", &out];
+    let symmetric = ["solve", mesh2x8, "--method", "exact", "--max-vars", "100", "--out", &out];
     let full: Vec<&str> = symmetric.iter().copied().chain(["--no-symmetry"]).collect();
     for args in [&symmetric[..], &full[..]] {
         let (code, v) = json(args);
         assert_eq!(code, timeout_code, "{v}");
         assert_eq!(v["status"], "bounds", "{v}");
-        assert_eq!((v["lower_bound"].as_u64(), v["upper_bound"].as_u64()), (Some(15), Some(best)), "{v}");
+        assert_eq!((v["lower_bound"].as_u64(), v["upper_bound"].as_u64()), (Some(12), Some(best)), "{v}");
         let stop = v["stop"].as_str().unwrap();
-        assert!(stop.starts_with("size guard: the model at horizon T = 15 needs at least "), "{stop}");
+        assert!(stop.starts_with("size guard: the model at horizon T = 12 needs at least "), "{stop}");
         assert!(stop.ends_with(", over 100 (raise --max-vars)"), "{stop}");
-        let restricted = "even restricted to schedules invariant under the 4 rotations by 90° of mesh:5x5";
+        let restricted = "even restricted to schedules invariant under the 2 rotations by 180° of mesh:2x8";
         assert_eq!(stop.contains(restricted), !args.contains(&"--no-symmetry"), "{stop}");
-        let (code, written) = json(&["check", mesh5, &out]);
+        let (code, written) = json(&["check", mesh2x8, &out]);
         assert_eq!((code, written["length"].as_u64()), (0, Some(best)), "{written}");
     }
-    let (code, report) = json(&["report", mesh5, "--max-vars", "100"]);
+    let (code, report) = json(&["report", mesh2x8, "--max-vars", "100"]);
     assert_eq!(code, 0);
     let exact = &report["instances"][0]["exact"];
-    assert_eq!((exact["status"].as_str(), exact["lower"].as_u64()), (Some("bounds"), Some(15)), "{exact}");
+    assert_eq!((exact["status"].as_str(), exact["lower"].as_u64()), (Some("bounds"), Some(12)), "{exact}");
     assert_eq!(exact["upper"].as_u64(), Some(best), "{exact}");
     assert_eq!(
         (exact["stop"]["kind"].as_str(), exact["stop"]["limit"].as_u64()),
@@ -996,19 +998,19 @@ fn over_the_size_guard_the_bounds_name_the_symmetric_model() {
 }
 
 /// `report` picks up the certificate folder `X.certificate/` beside `X.toml` and re-checks it:
-/// the 6×6 mesh's committed folder settles the instance at Lemma 1's 21 with the exact layer
-/// skipped, where the best algorithm alone leaves a gap. A folder whose witness was altered
+/// the 2×8 mesh's committed folder settles the instance at the ladder cut's 12 with the exact
+/// layer skipped, where the best algorithm alone leaves a gap. A folder whose witness was altered
 /// after it was written, or one for another instance, is reported INVALID and ignored.
 #[test]
 fn report_settles_an_instance_by_its_certificate_folder_and_ignores_a_tampered_one() {
     let scratch = tempfile::tempdir().unwrap();
     let dir = scratch.path().join("attached");
-    let folder = dir.join("mesh6.certificate");
+    let folder = dir.join("mesh2x8.certificate");
     std::fs::create_dir_all(&folder).unwrap();
     for f in ["instance.toml", "schedule.json", "manifest.json"] {
-        std::fs::copy(format!("docs/results/gossip-mesh6x6-hstar/{f}"), folder.join(f)).unwrap();
+        std::fs::copy(format!("docs/results/gossip-mesh2x8-hstar/{f}"), folder.join(f)).unwrap();
     }
-    let instance = dir.join("mesh6.toml");
+    let instance = dir.join("mesh2x8.toml");
     std::fs::copy(folder.join("instance.toml"), &instance).unwrap();
     let report = || {
         let (code, stdout, stderr) = run(&["report", instance.to_str().unwrap(), "--no-exact"]);
@@ -1016,10 +1018,10 @@ fn report_settles_an_instance_by_its_certificate_folder_and_ignores_a_tampered_o
         stdout
     };
     let stdout = report();
-    assert!(stdout.contains("21  valid: lower-bound mesh edge count = 21 (GOS-1)"), "{stdout}");
+    assert!(stdout.contains("12  valid: lower-bound ladder cut = 12"), "{stdout}");
     assert!(stdout.contains("gap 0 (settled)"), "{stdout}");
     // The copy of instance.toml inside the folder is not an instance of its own.
-    assert_eq!(stdout.matches("== gossip-mesh6x6").count(), 1, "{stdout}");
+    assert_eq!(stdout.matches("== gossip-mesh2x8").count(), 1, "{stdout}");
 
     let schedule = std::fs::read_to_string(folder.join("schedule.json")).unwrap();
     std::fs::write(folder.join("schedule.json"), schedule.replacen("[", "[ ", 1)).unwrap();
@@ -1034,21 +1036,21 @@ fn report_settles_an_instance_by_its_certificate_folder_and_ignores_a_tampered_o
     assert!(stdout.contains("INVALID, ignored: instance.toml: not the instance"), "{stdout}");
 }
 
-/// `solve --incumbent FILE` hands a user's schedule to the exact search: the 6×6 mesh's
-/// committed witness meets Lemma 1's 21, where every registered algorithm takes longer, so the
+/// `solve --incumbent FILE` hands a user's schedule to the exact search: the 2×8 mesh's
+/// committed witness meets the ladder cut's 12, where every registered algorithm takes longer, so the
 /// answer is that schedule, certified by the bound without a probe. The schedule is checked
 /// first: with one transmission moved out of its sender's reach it is refused (exit 2, naming
 /// the file), and an algorithm method refuses the flag.
 #[test]
 fn solve_certifies_a_users_incumbent_and_refuses_a_bad_one() {
-    let dir = "docs/results/gossip-mesh6x6-hstar";
+    let dir = "docs/results/gossip-mesh2x8-hstar";
     let (instance, schedule) = (format!("{dir}/instance.toml"), format!("{dir}/schedule.json"));
     let (code, stdout, stderr) = run(&["solve", &instance, "--method", "exact", "--incumbent", &schedule]);
     assert_eq!(code, 0, "{stderr}");
     // The backend named is the build's choice for gossip; it never ran.
     assert!(stdout.contains(&format!("schedule {schedule} (incumbent of ")), "{stdout}");
     assert!(
-        stdout.contains("optimal, length 21, certified optimal: lower-bound mesh edge count = 21 (GOS-1)"),
+        stdout.contains("optimal, length 12, certified optimal: lower-bound ladder cut = 12"),
         "{stdout}"
     );
 
@@ -1057,7 +1059,7 @@ fn solve_certifies_a_users_incumbent_and_refuses_a_bad_one() {
     let mut json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&schedule).unwrap()).unwrap();
     // In step 1 node 0 holds only its own token.
-    json["steps"][0][0]["tokens"] = serde_json::json!([35]);
+    json["steps"][0][0]["tokens"] = serde_json::json!([15]);
     std::fs::write(&bad, json.to_string()).unwrap();
     let b = bad.to_str().unwrap();
     let (code, stdout, stderr) = run(&["solve", &instance, "--method", "exact", "--incumbent", b]);

@@ -194,21 +194,22 @@ fn te_23_ring_6_half_duplex_beats_the_factor_two_split() {
 }
 
 /// A first model over the size guard ends the search as a timeout does: with the bounds, and
-/// the stop naming the model, its count and the guard. Gossip on the 5×5 mesh under H\*
-/// (`003/mesh5-fig1`): its first model is the symmetric one at Lemma 1's 15 (GOS-1), which has
-/// more than 100 variables, so the search stops at [15, U] with U the best registered algorithm's
-/// checked length, the incumbent handed in. Without an incumbent (path(4) under F\*, from the
+/// the stop naming the model, its count and the guard. Gossip on the 2×8 mesh under H\*
+/// (`docs/results/gossip-mesh2x8-hstar`): its first model is the symmetric one at the ladder
+/// cut's 12, which has more than 100 variables, so the search stops at [12, U] with U the best
+/// registered algorithm's checked length, the incumbent handed in. Without an incumbent (path(4) under F\*, from the
 /// distance bound 3) the interval is open above. One horizon decided over the guard is
 /// undecided, with every backend.
 #[test]
 fn a_first_model_over_the_size_guard_gives_bounds() {
     let inst = commsched::spec::io::load_instance(
-        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("instances/003/mesh5-fig1.toml"),
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("docs/results/gossip-mesh2x8-hstar/instance.toml"),
     )
     .unwrap();
     let bounds = commsched::bounds::lower_bounds(&inst);
-    let lemma_1 = commsched::bounds::strongest(&bounds).unwrap().value;
-    assert_eq!(lemma_1, 15);
+    let ladder = commsched::bounds::strongest(&bounds).unwrap().value;
+    assert_eq!(ladder, 12);
     let incumbent = commsched::heuristics::for_instance(&inst)
         .into_iter()
         .map(|m| {
@@ -219,17 +220,17 @@ fn a_first_model_over_the_size_guard_gives_bounds() {
         .min_by_key(|c| c.length())
         .unwrap();
     let best = checked_length(&inst, incumbent.schedule());
-    assert!(best > lemma_1, "the incumbent would be certified by the bound");
+    assert!(best > ladder, "the incumbent would be certified by the bound");
     let options = SolveOptions { max_variables: 100, ..SolveOptions::default() };
     match exact::solve(&inst, exact::default_backend(), &options, &bounds, Some(incumbent)).unwrap() {
         Outcome::Bounds { lower, upper: Some(upper), stop } => {
-            assert_eq!(lower, lemma_1);
+            assert_eq!(lower, ladder);
             assert_eq!(checked_length(&inst, upper.schedule()), best);
             let StopReason::SizeGuard { variables, horizon, restricted: Some(restricted), limit, .. } = &stop
             else {
                 panic!("expected the symmetric model over the size guard, got {stop}");
             };
-            assert_eq!((*horizon, *limit), (lemma_1, 100));
+            assert_eq!((*horizon, *limit), (ladder, 100));
             assert!(*variables > 100 && restricted.contains("rotations"), "{stop}");
             let text = stop.to_string();
             assert!(

@@ -896,6 +896,61 @@ fn urgent_matching_applicability() {
     assert!(refused(&instance("ula:4")).contains("strongly connected"));
 }
 
+/// Ours, `urgent-orbits` (each step the heaviest maximum matching that the grid's rotations map
+/// to itself, the shortest over four weightings), checked on every n×n mesh n = 2..=16 and on
+/// the r×c meshes 2 ≤ r < c ≤ 12 whose 180° rotation fits (both sides even or both odd); the
+/// lengths are the reviewed snapshot `gossip_urgent_orbits_meshes`. **It meets Lemma 1
+/// (GOS-1) for n = 2..=11**, each a certified optimum: 10×10 at 55 and 11×11 at 66, which no
+/// solver run had decided, and every smaller square, where the exact layer's witnesses had
+/// shown Lemma 1 attained; from 12×12 on it is one round above, never longer than
+/// urgent-matching. On the rectangles it is never below the strongest lower bound.
+#[test]
+fn urgent_orbits_on_the_meshes() {
+    let mut table = String::from("n×n mesh: n, Lemma 1, urgent-matching, urgent-orbits\n");
+    for n in 2..=16u64 {
+        let network = format!("mesh:{n}x{n}");
+        let (matching, orbits) = (length("urgent-matching", &network), length("urgent-orbits", &network));
+        let lemma_1 = n * (n + 1) / 2;
+        table += &format!("{n}, {lemma_1}, {matching}, {orbits}\n");
+        assert!(orbits <= matching, "{network}: {orbits} > urgent-matching's {matching}");
+        if n <= 11 {
+            assert_eq!(orbits, lemma_1, "{network}");
+        }
+    }
+    table += "r×c mesh, 180° rotation: r, c, lower bound, urgent-matching, urgent-orbits\n";
+    for r in 2..=12usize {
+        for c in (r + 1..=12).filter(|c| (c - r) % 2 == 0) {
+            let network = format!("mesh:{r}x{c}");
+            let (matching, orbits) = (length("urgent-matching", &network), length("urgent-orbits", &network));
+            let bound = lower_bound(&instance(&network));
+            table += &format!("{r}, {c}, {bound}, {matching}, {orbits}\n");
+            assert!(orbits >= bound, "{network}");
+        }
+    }
+    snapshot!("gossip_urgent_orbits_meshes", table);
+}
+
+/// `urgent-orbits` under F\* is checked and never below the bound, and refuses what it cannot
+/// do: a grid no rotation maps to itself without reversing a link (a mesh with one odd side),
+/// packets of p > 1 tokens, the one-port rules.
+#[test]
+fn urgent_orbits_applicability() {
+    let fstar = instance_under("mesh:6x6", PortRule::FStar);
+    let (checked, _) = run_on("urgent-orbits", &fstar);
+    assert!(checked.length() >= lower_bound(&fstar));
+    assert_eq!(checked.metrics().duplicates, Some(0));
+    let refused = |inst: &Instance| match find("urgent-orbits").unwrap().produce(inst) {
+        Err(Error::NotApplicable { reason, .. }) => reason,
+        other => panic!("urgent-orbits on {}: {other:?}", inst.name),
+    };
+    assert!(refused(&instance("mesh:4x11")).contains("mesh:4x11 has no rotation"));
+    let mut paired = instance("mesh:3x3");
+    paired.model = Model::StoreForward { rule: PortRule::HStar, mode: Mode::Copy, packet: 2 };
+    assert!(refused(&paired).contains("p = 2"));
+    assert!(refused(&instance_under("mesh:3x3", PortRule::H1)).contains("H1"));
+    assert!(refused(&instance("ring:6")).contains("no rotation"));
+}
+
 /// `urgent-first` under the other port rules and with packets of p > 1 tokens: checked, never
 /// below the lower bound, duplicate-free, and no slower with p = 2 than with p = 1. Its
 /// applicability: a network some node cannot reach is refused with the reason.

@@ -21,16 +21,19 @@
 //!
 //! Ours, not the paper's: `torus-cut-in` ([`torus_cut_in`](mod@torus_cut_in), the torus phases
 //! overlapped), `torus-offset-growth` ([`torus_offset_growth`](mod@torus_offset_growth), a
-//! translation-invariant schedule of ⌈(rc − 1)/2⌉ rounds, Lemma 2's bound on every torus) and
+//! translation-invariant schedule of ⌈(rc − 1)/2⌉ rounds, Lemma 2's bound on every torus),
 //! `urgent-first` ([`urgent_first`](mod@urgent_first), a list schedule for any network, port
-//! rule and packet size; on the n×n mesh one round above Lemma 1 for n = 3..=15 and 17) and
+//! rule and packet size; on the n×n mesh one round above Lemma 1 for n = 3..=15 and 17),
 //! `urgent-matching` ([`urgent_matching`](mod@urgent_matching), its steps made maximum matchings
-//! by augmenting paths; at the total-load bound on thirteen rectangles nothing else settles).
+//! by augmenting paths; at the total-load bound on thirteen rectangles nothing else settles) and
+//! `urgent-orbits` ([`urgent_orbits`](mod@urgent_orbits), each step the heaviest maximum matching
+//! that the grid's rotations map to themselves; Lemma 1 on the n×n meshes n = 2..=11).
 //!
 //! Building blocks: [`phase1`] (the half-gossip on a line, Fig. 2), [`phase2`] (the path
 //! gossip of Fig. 3, optionally cutting into Phase 1), [`cycle_gossip::ring_gossip`] (the torus
 //! Phase 2) and [`two_phase::TwoPhase`] (both phases on every line of a mesh or torus).
 
+mod assignment;
 pub mod combined;
 pub mod cycle_gossip;
 pub mod line;
@@ -46,6 +49,7 @@ pub mod torus_offset_growth;
 pub mod two_phase;
 pub mod urgent_first;
 pub mod urgent_matching;
+pub mod urgent_orbits;
 
 pub use combined::mesh_combined;
 pub use cycle_gossip::{cycle_gossip, ring_gossip};
@@ -81,6 +85,7 @@ pub static METHODS: &[Method] = &[
     torus_offset_growth::METHOD,
     urgent_first::METHOD,
     urgent_matching::METHOD,
+    urgent_orbits::METHOD,
 ];
 
 /// Where a paper-003 algorithm applies: gossip in copy mode under H\* (003 §1) or F\*, which

@@ -171,7 +171,7 @@ pub(super) const TUNED: Weights = Weights { relay: 0.5, backlog: 0.5 };
 
 /// The urgent-first schedule of the module documentation.
 pub fn urgent_first(inst: &Instance) -> Result<Schedule> {
-    list_schedule(inst, METHOD.name, TUNED, None).map(Schedule::StoreForward)
+    list_schedule(inst, METHOD.name, TUNED, Pass::Greedy(None)).map(Schedule::StoreForward)
 }
 
 /// What a list schedule does with a step once the greedy pass has filled it: `step`, the
@@ -180,13 +180,53 @@ pub fn urgent_first(inst: &Instance) -> Result<Schedule> {
 /// the step. [`super::urgent_matching`] fills the channels the pass left idle.
 pub(super) type Refill = fn(&Network, &[usize], &dyn Fn(Node, usize) -> bool, &mut Vec<Transmission>);
 
-/// The steps of the urgent-first list schedule under the `weights`, each step rewritten by
-/// `refill` (if any) after the greedy pass; `method` names the method in errors.
-pub(super) fn list_schedule(
+/// The state a step is chosen from, as [`urgent_orbits`](mod@super::urgent_orbits) reads it: the network, the
+/// channel of each arc, whether node v holds token t, and the urgency of sending token t on arc a.
+pub(super) struct StepView<'a> {
+    /// The network.
+    pub network: &'a Network,
+    /// The channel of each arc (itself under F\*, its link under H\*).
+    pub channel: &'a [usize],
+    /// Whether node v held token t at the start of the step.
+    pub holds: &'a dyn Fn(Node, usize) -> bool,
+    /// The urgency of sending token t on arc a (module documentation).
+    pub urgency: &'a dyn Fn(usize, usize) -> f64,
+}
+
+/// How a list schedule fills a step from the urgencies.
+#[derive(Clone, Copy)]
+pub(super) enum Pass<'a> {
+    /// Most urgent pair first (urgent-first), then `refill`, if any.
+    Greedy(Option<Refill>),
+    /// The whole step at once ([`urgent_orbits`](mod@super::urgent_orbits)).
+    Whole(&'a dyn Fn(&StepView<'_>) -> Vec<Transmission>),
+}
+
+/// The shortest of the list schedules under each of the `weightings` (the first on a tie),
+/// each step filled by `pass`.
+pub(super) fn shortest_list_schedule(
+    inst: &Instance,
+    method: &str,
+    weightings: &[Weights],
+    pass: Pass<'_>,
+) -> Result<Schedule> {
+    let mut best: Option<Vec<Vec<Transmission>>> = None;
+    for &weights in weightings {
+        let steps = list_schedule(inst, method, weights, pass)?;
+        if best.as_ref().is_none_or(|b| steps.len() < b.len()) {
+            best = Some(steps);
+        }
+    }
+    Ok(Schedule::StoreForward(best.unwrap_or_default()))
+}
+
+/// The steps of the urgent-first list schedule under the `weights`, each step filled by `pass`;
+/// `method` names the method in errors.
+fn list_schedule(
     inst: &Instance,
     method: &str,
     weights: Weights,
-    refill: Option<Refill>,
+    pass: Pass<'_>,
 ) -> Result<Vec<Vec<Transmission>>> {
     let Model::StoreForward { rule, packet, .. } = inst.model else {
         return Err(Error::NotApplicable { method: method.into(), reason: "not store-and-forward".into() });
@@ -254,7 +294,7 @@ pub(super) fn list_schedule(
         by_own.sort_by(|&a, &b| {
             own[b].total_cmp(&own[a]).then(eccentricity[b].total_cmp(&eccentricity[a])).then(a.cmp(&b))
         });
-        let mut incoming: Vec<Tokens> = vec![Tokens::new(n); n];
+        let sender = |u: Node| if half_duplex { load[u] } else { 0.0 };
         // The arc's most urgent pair: the token part (own plus relay) is scanned by falling own
         // part, and the scan stops once no later token can beat the best one found.
         let best = |arc: usize, incoming: &[Tokens]| {
@@ -271,34 +311,53 @@ pub(super) fn list_schedule(
                     }
                 }
             }
-            let sender = if half_duplex { load[u] } else { 0.0 };
-            found.map(|(part, token)| Offer { urgency: part + load[v] - sender, arc, token })
+            found.map(|(part, token)| Offer { urgency: part + load[v] - sender(u), arc, token })
         };
-        let mut heap: BinaryHeap<Offer> = (0..arcs.len()).filter_map(|a| best(a, &incoming)).collect();
-        ports.clear();
-        let mut step = Vec::new();
-        while let Some(offer) = heap.pop() {
-            let (u, v) = arcs[offer.arc];
-            if !ports.allows(channel[offer.arc], u, v) {
-                continue;
+        let mut step = match pass {
+            Pass::Greedy(refill) => {
+                let mut incoming: Vec<Tokens> = vec![Tokens::new(n); n];
+                let mut heap: BinaryHeap<Offer> =
+                    (0..arcs.len()).filter_map(|a| best(a, &incoming)).collect();
+                ports.clear();
+                let mut step = Vec::new();
+                while let Some(offer) = heap.pop() {
+                    let (u, v) = arcs[offer.arc];
+                    if !ports.allows(channel[offer.arc], u, v) {
+                        continue;
+                    }
+                    if incoming[v].contains(offer.token) {
+                        heap.extend(best(offer.arc, &incoming));
+                        continue;
+                    }
+                    ports.take(channel[offer.arc], u, v);
+                    let mut tokens = vec![offer.token];
+                    incoming[v].insert(offer.token);
+                    while tokens.len() < packet {
+                        let Some(more) = best(offer.arc, &incoming) else { break };
+                        tokens.push(more.token);
+                        incoming[v].insert(more.token);
+                    }
+                    step.push(Transmission { from: u, to: v, tokens });
+                }
+                if let Some(refill) = refill {
+                    refill(&inst.network, &channel, &|v, t| held[v].contains(t), &mut step);
+                }
+                step
             }
-            if incoming[v].contains(offer.token) {
-                heap.extend(best(offer.arc, &incoming));
-                continue;
+            Pass::Whole(fill) => {
+                let urgency = |a: usize, t: usize| {
+                    let (u, v) = arcs[a];
+                    own[t] + weights.relay * relay(t, u, v) + load[v] - sender(u)
+                };
+                let holds = |v: Node, t: usize| held[v].contains(t);
+                fill(&StepView {
+                    network: &inst.network,
+                    channel: &channel,
+                    holds: &holds,
+                    urgency: &urgency,
+                })
             }
-            ports.take(channel[offer.arc], u, v);
-            let mut tokens = vec![offer.token];
-            incoming[v].insert(offer.token);
-            while tokens.len() < packet {
-                let Some(more) = best(offer.arc, &incoming) else { break };
-                tokens.push(more.token);
-                incoming[v].insert(more.token);
-            }
-            step.push(Transmission { from: u, to: v, tokens });
-        }
-        if let Some(refill) = refill {
-            refill(&inst.network, &channel, &|v, t| held[v].contains(t), &mut step);
-        }
+        };
         if step.is_empty() {
             return Err(Error::NotApplicable {
                 method: method.into(),

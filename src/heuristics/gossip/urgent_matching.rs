@@ -27,7 +27,7 @@
 //! are skipped until the matching next changes (no augmenting path can pass through them):
 //! O(arcs² · n) per step at worst. Registered as `urgent-matching`.
 
-use super::urgent_first::{TUNED, Weights, list_schedule, strongly_connected};
+use super::urgent_first::{Pass, TUNED, Weights, shortest_list_schedule, strongly_connected};
 use crate::error::Result;
 use crate::heuristics::Method;
 use crate::spec::{
@@ -51,7 +51,7 @@ const ALL_PORT: Applicability = Applicability {
 
 /// A step is a matching only with one token per packet; and the network must be strongly
 /// connected, as for urgent-first.
-fn matching_steps(inst: &Instance) -> std::result::Result<(), String> {
+pub(super) fn matching_steps(inst: &Instance) -> std::result::Result<(), String> {
     match inst.model {
         Model::StoreForward { packet, .. } if packet > 1 => Err(format!(
             "with p = {packet} tokens per packet a step is no matching of channels and tokens; urgent-first takes any p"
@@ -77,14 +77,7 @@ const PORTFOLIO: [Weights; 4] = [
 /// The urgent-matching schedule of the module documentation: the shortest under the weights
 /// of `PORTFOLIO` (the first on a tie).
 pub fn urgent_matching(inst: &Instance) -> Result<Schedule> {
-    let mut best: Option<Vec<Vec<Transmission>>> = None;
-    for weights in PORTFOLIO {
-        let steps = list_schedule(inst, METHOD.name, weights, Some(augment))?;
-        if best.as_ref().is_none_or(|b| steps.len() < b.len()) {
-            best = Some(steps);
-        }
-    }
-    Ok(Schedule::StoreForward(best.unwrap_or_default()))
+    shortest_list_schedule(inst, METHOD.name, &PORTFOLIO, Pass::Greedy(Some(augment)))
 }
 
 /// Fills the channels the greedy pass left idle by augmenting paths (module documentation):

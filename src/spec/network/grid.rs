@@ -129,3 +129,73 @@ fn line_walk(a: usize, b: usize, len: usize, torus: bool) -> Vec<usize> {
         (1..=back).map(|k| (a + len - k) % len).collect()
     }
 }
+
+/// The rotations of a mesh or torus about its centre (used by gossip: the exact layer's symmetric witnesses and `urgent-orbits`), as node permutations, the identity first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rotations {
+    /// `"the 4 rotations by 90° of mesh:6x6"`.
+    pub name: String,
+    /// Node i goes to `perms[g][i]`.
+    pub perms: Vec<Vec<Node>>,
+}
+
+impl Rotations {
+    /// The rotations of `net` by 90° (square) or 180° (otherwise) about the centre of its
+    /// grid, node (i, j) = i·c + j going to (j, r − 1 − i) by 90°, to (r − 1 − i, c − 1 − j)
+    /// by 180°. `None` for other families, for a 1×1 grid, and when some rotation maps a link
+    /// onto itself reversed (on a torus with an odd side, on a mesh with one odd side).
+    pub fn of(net: &Network) -> Option<Self> {
+        let (r, c) = match *net.family() {
+            Family::Mesh(r, c) | Family::Torus(r, c) if r * c > 1 => (r, c),
+            _ => return None,
+        };
+        let (quarter, turns) = if r == c { (true, 4) } else { (false, 2) };
+        let turn = |v: Node| {
+            let (i, j) = (v / c, v % c);
+            if quarter { j * c + (r - 1 - i) } else { (r - 1 - i) * c + (c - 1 - j) }
+        };
+        let mut perms: Vec<Vec<Node>> = vec![(0..net.len()).collect()];
+        for g in 1..turns {
+            let next = perms[g - 1].iter().map(|&v| turn(v)).collect();
+            perms.push(next);
+        }
+        let fits = perms.iter().all(|p| {
+            net.arcs().iter().all(|&(u, v)| net.arc(p[u], p[v]).is_some() && (p[u], p[v]) != (v, u))
+        });
+        let angle = if quarter { 90 } else { 180 };
+        fits.then(|| Self {
+            name: format!("the {turns} rotations by {angle}° of {}", net.spec_string()),
+            perms,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 90° on square grids and 180° on the others, every rotation an automorphism; none where
+    /// a rotation reverses a link: the odd torus (its middle wrap link) and the mesh with one
+    /// odd side (its middle row's middle link), and none off grids.
+    #[test]
+    fn grid_rotations_map_links_onto_links() {
+        for (net, order) in
+            [("mesh:6x6", 4), ("mesh:5x5", 4), ("torus:4x4", 4), ("mesh:3x5", 2), ("torus:4x6", 2)]
+        {
+            let net = Network::parse(net).unwrap();
+            let rot = Rotations::of(&net).unwrap_or_else(|| panic!("{net}: no rotations"));
+            assert_eq!(rot.perms.len(), order, "{net}");
+            assert!(rot.perms[0].iter().enumerate().all(|(i, &v)| i == v), "{net}: identity first");
+            for p in &rot.perms {
+                assert!(net.arcs().iter().all(|&(u, v)| net.is_link(p[u], p[v])), "{net}");
+            }
+        }
+        // (0, 0) turns to (0, 5), then (5, 5), then (5, 0) by 90°.
+        let mesh6 = Rotations::of(&Network::parse("mesh:6x6").unwrap()).unwrap();
+        assert_eq!([mesh6.perms[1][0], mesh6.perms[2][0], mesh6.perms[3][0]], [5, 35, 30]);
+        assert_eq!(mesh6.name, "the 4 rotations by 90° of mesh:6x6");
+        for net in ["torus:5x5", "torus:3x4", "mesh:3x4", "mesh:1x6", "path:6", "ring:6"] {
+            assert_eq!(Rotations::of(&Network::parse(net).unwrap()), None, "{net}");
+        }
+    }
+}
