@@ -27,7 +27,7 @@
 //! `urgent-matching` ([`urgent_matching`](mod@urgent_matching), its steps made maximum matchings
 //! by augmenting paths; at the total-load bound on thirteen rectangles nothing else settles) and
 //! `urgent-orbits` ([`urgent_orbits`](mod@urgent_orbits), each step the heaviest maximum matching
-//! that the grid's rotations map to themselves; Lemma 1 on the n×n meshes n = 2..=11).
+//! that the grid's rotations map to themselves; Lemma 1 on the n×n meshes n = 2..=12).
 //!
 //! Building blocks: [`phase1`] (the half-gossip on a line, Fig. 2), [`phase2`] (the path
 //! gossip of Fig. 3, optionally cutting into Phase 1), [`cycle_gossip::ring_gossip`] (the torus
