@@ -1176,23 +1176,24 @@ fn solve_completes_the_first_steps_of_a_schedule() {
     assert!(stdout.contains("length 16, lower bound 15"), "{stdout}");
     let greedy_file = greedy.to_str().unwrap();
     let witness = dir.path().join("witness.json");
+    let witness_file = witness.to_str().unwrap();
+    // `solve --steps S --complete greedy --keep K`, then any further flags.
+    let completion = |steps: &str, keep: &str, more: &[&str]| -> Vec<String> {
+        let head =
+            ["solve", inst, "--method", "exact", "--steps", steps, "--complete", greedy_file, "--keep", keep];
+        head.iter().chain(more).map(|a| a.to_string()).collect()
+    };
     let complete = |keep: &str| {
-        let (code, v) = json(&[
-            "solve",
-            inst,
-            "--method",
-            "exact",
-            "--steps",
-            "15",
-            "--complete",
-            greedy_file,
-            "--keep",
-            keep,
-            "--out",
-            witness.to_str().unwrap(),
-        ]);
+        let args = completion("15", keep, &["--out", witness_file]);
+        let (code, v) = json(&args.iter().map(String::as_str).collect::<Vec<_>>());
         assert_eq!(code, 0, "{v}");
         v
+    };
+    let usage_error = |steps: &str, keep: &str| {
+        let args = completion(steps, keep, &[]);
+        let (code, _, stderr) = run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(code, 2, "{stderr}");
+        stderr
     };
     let v = complete("12");
     assert_eq!((v["status"].as_str(), v["length"].as_u64()), (Some("feasible"), Some(15)), "{v}");
@@ -1206,38 +1207,14 @@ fn solve_completes_the_first_steps_of_a_schedule() {
         v["stop"].as_str().unwrap().starts_with("no schedule of at most 15 steps keeps the first 14 steps"),
         "{v}"
     );
-    for (keep, reason) in
-        [("0", "field `--keep`: keep at least one step"), ("17", "field `--keep`: K = 17 is over --steps 15")]
-    {
-        let (code, _, stderr) = run(&[
-            "solve",
-            inst,
-            "--method",
-            "exact",
-            "--steps",
-            "15",
-            "--complete",
-            greedy_file,
-            "--keep",
-            keep,
-        ]);
-        assert_eq!(code, 2, "{stderr}");
-        assert!(stderr.contains(&format!("{greedy_file}: {reason}")), "{stderr}");
+    for (steps, keep, reason) in [
+        ("15", "0", "keep at least one step"),
+        ("15", "17", "K = 17 is over --steps 15"),
+        ("20", "17", "K = 17, and the schedule has 16 steps"),
+    ] {
+        let stderr = usage_error(steps, keep);
+        assert!(stderr.contains(&format!("{greedy_file}: field `--keep`: {reason}")), "{stderr}");
     }
-    let (code, _, stderr) = run(&[
-        "solve",
-        inst,
-        "--method",
-        "exact",
-        "--steps",
-        "20",
-        "--complete",
-        greedy_file,
-        "--keep",
-        "17",
-    ]);
-    assert_eq!(code, 2, "{stderr}");
-    assert!(stderr.contains("field `--keep`: K = 17, and the schedule has 16 steps"), "{stderr}");
     let (code, _, stderr) =
         run(&["solve", inst, "--method", "exact", "--steps", "15", "--complete", greedy_file]);
     assert_eq!(code, 2, "{stderr}");

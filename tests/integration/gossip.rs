@@ -685,14 +685,19 @@ fn paper_instances_get_their_stated_lengths() {
     }
 }
 
+/// Why `method` refuses `inst` (it must).
+fn refusal(method: &str, inst: &Instance) -> String {
+    match find(method).unwrap().produce(inst) {
+        Err(Error::NotApplicable { reason, .. }) => reason,
+        other => panic!("{method} on {}: {other:?}", inst.name),
+    }
+}
+
 /// The methods refuse what they do not solve, naming the reason; under F* (weaker than H*) the
 /// same schedules are admissible.
 #[test]
 fn applicability() {
-    let refused = |method: &str, inst: &Instance| match find(method).unwrap().produce(inst) {
-        Err(Error::NotApplicable { reason, .. }) => reason,
-        other => panic!("{method} on {}: {other:?}", inst.name),
-    };
+    let refused = refusal;
     assert!(refused("mesh-combined", &instance_under("mesh:4x4", PortRule::H1)).contains("H1"));
     assert!(refused("torus-even", &instance("torus:5x5")).contains("torus-odd-delayer"));
     assert!(refused("torus-odd-delayer", &instance("torus:4x6")).contains("torus-even"));
@@ -885,10 +890,7 @@ fn urgent_matching_applicability() {
     let (checked, _) = run_on("urgent-matching", &fstar);
     assert!(checked.length() >= lower_bound(&fstar));
     assert_eq!(checked.metrics().duplicates, Some(0));
-    let refused = |inst: &Instance| match find("urgent-matching").unwrap().produce(inst) {
-        Err(Error::NotApplicable { reason, .. }) => reason,
-        other => panic!("urgent-matching on {}: {other:?}", inst.name),
-    };
+    let refused = |inst: &Instance| refusal("urgent-matching", inst);
     let mut paired = instance("mesh:3x3");
     paired.model = Model::StoreForward { rule: PortRule::HStar, mode: Mode::Copy, packet: 2 };
     assert!(refused(&paired).contains("p = 2"));
@@ -939,10 +941,7 @@ fn urgent_orbits_applicability() {
     let (checked, _) = run_on("urgent-orbits", &fstar);
     assert!(checked.length() >= lower_bound(&fstar));
     assert_eq!(checked.metrics().duplicates, Some(0));
-    let refused = |inst: &Instance| match find("urgent-orbits").unwrap().produce(inst) {
-        Err(Error::NotApplicable { reason, .. }) => reason,
-        other => panic!("urgent-orbits on {}: {other:?}", inst.name),
-    };
+    let refused = |inst: &Instance| refusal("urgent-orbits", inst);
     assert!(refused(&instance("mesh:4x11")).contains("mesh:4x11 has no rotation"));
     let mut paired = instance("mesh:3x3");
     paired.model = Model::StoreForward { rule: PortRule::HStar, mode: Mode::Copy, packet: 2 };

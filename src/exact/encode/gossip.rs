@@ -110,10 +110,11 @@
 //! Under F1 and H1 it is not offered: on the mesh 3×4 under F1 its probe used half of the
 //! 60 s and the full model then ran out of time, where the full model alone takes 52 s.
 
-use super::time_expanded::{Held, PortRules, Rotations, UNREACHABLE, Window, bfs, every_port_rule, span};
+use super::time_expanded::{Held, PortRules, UNREACHABLE, Window, bfs, every_port_rule, span};
 use super::{Encoder, EncoderEntry, Encoding, Event, Shape, Variant, Variants};
 use crate::exact::BackendKind;
 use crate::exact::ir::{Linear, Program, Sense, VarId};
+use crate::spec::network::grid::Rotations;
 use crate::spec::{Applicability, Family, Instance, Mode, Model, PortRule, ProblemKind};
 use std::cell::OnceCell;
 use std::collections::HashMap;

@@ -31,7 +31,7 @@
 //!
 //! ## Rotations of a grid
 //!
-//! [`Rotations`] is the group of rotations about the centre of a mesh or torus that map the
+//! [`Rotations`](crate::spec::network::grid::Rotations) is the group of rotations about the centre of a mesh or torus that map the
 //! network onto itself: by 90° on a square grid, by 180° otherwise. An encoder may restrict a
 //! model to the schedules these rotations map to themselves (gossip does, for witnesses: its
 //! module documentation says why that is sound). A rotation that maps a link onto itself,
@@ -52,8 +52,6 @@ pub const fn every_port_rule(mode: Mode) -> [ModelClass; 4] {
         ModelClass::StoreForward { rule: PortRule::H1, mode },
     ]
 }
-
-pub use crate::spec::network::grid::Rotations;
 
 /// The distance of a node [`bfs`] cannot reach.
 pub const UNREACHABLE: u64 = u64::MAX;

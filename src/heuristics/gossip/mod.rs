@@ -88,15 +88,30 @@ pub static METHODS: &[Method] = &[
     urgent_orbits::METHOD,
 ];
 
+/// Copy mode under the all-port rules: H\* (003 §1) and F\*, which admits every H\* schedule.
+const ALL_PORT_COPY: &[ModelClass] = &[
+    ModelClass::StoreForward { rule: PortRule::HStar, mode: Mode::Copy },
+    ModelClass::StoreForward { rule: PortRule::FStar, mode: Mode::Copy },
+];
+
+/// Gossip where a step is a matching of channels and (receiver, token) pairs (F\*, H\*), with
+/// a further condition on the instance; `model_note` says why the one-port rules are out.
+const fn matching_steps_only(refine: Refinement, model_note: &'static str) -> Applicability {
+    Applicability {
+        problems: &[ProblemKind::Gossip],
+        models: ALL_PORT_COPY,
+        families: &[],
+        refine: Some(refine),
+        model_note,
+    }
+}
+
 /// Where a paper-003 algorithm applies: gossip in copy mode under H\* (003 §1) or F\*, which
 /// admits every H\* schedule, on `family`, with a further condition.
 const fn applicability(family: &'static [FamilyKind], refine: Option<Refinement>) -> Applicability {
     Applicability {
         problems: &[ProblemKind::Gossip],
-        models: &[
-            ModelClass::StoreForward { rule: PortRule::HStar, mode: Mode::Copy },
-            ModelClass::StoreForward { rule: PortRule::FStar, mode: Mode::Copy },
-        ],
+        models: ALL_PORT_COPY,
         families: family,
         refine,
         model_note: "the paper-003 algorithms are H* (all-port) algorithms (003 §1), valid under F* too; \

@@ -30,24 +30,13 @@
 use super::urgent_first::{Pass, TUNED, Weights, shortest_list_schedule, strongly_connected};
 use crate::error::Result;
 use crate::heuristics::Method;
-use crate::spec::{
-    Applicability, Instance, Mode, Model, ModelClass, Network, Node, PortRule, ProblemKind, Schedule,
-    Transmission,
-};
+use crate::spec::{Applicability, Instance, Model, Network, Node, Schedule, Transmission};
 use std::collections::{HashMap, VecDeque};
 
 /// Gossip in copy mode under the all-port rules with one token per packet, where a step is a
 /// matching of channels and (receiver, token) pairs.
-const ALL_PORT: Applicability = Applicability {
-    problems: &[ProblemKind::Gossip],
-    models: &[
-        ModelClass::StoreForward { rule: PortRule::HStar, mode: Mode::Copy },
-        ModelClass::StoreForward { rule: PortRule::FStar, mode: Mode::Copy },
-    ],
-    families: &[],
-    refine: Some(matching_steps),
-    model_note: "its steps are matchings of the channels of F* and H*",
-};
+const ALL_PORT: Applicability =
+    super::matching_steps_only(matching_steps, "its steps are matchings of the channels of F* and H*");
 
 /// A step is a matching only with one token per packet; and the network must be strongly
 /// connected, as for urgent-first.

@@ -37,21 +37,16 @@ use super::urgent_matching::matching_steps;
 use crate::error::{Error, Result};
 use crate::heuristics::Method;
 use crate::spec::network::grid::Rotations;
-use crate::spec::{Applicability, Instance, Mode, ModelClass, PortRule, ProblemKind, Schedule, Transmission};
+use crate::spec::{Applicability, Instance, Schedule, Transmission};
+use std::cell::OnceCell;
 use std::collections::HashMap;
 
 /// Gossip in copy mode under the all-port rules with one token per packet, on a grid whose
 /// rotations map it to itself.
-const ROTATION_INVARIANT: Applicability = Applicability {
-    problems: &[ProblemKind::Gossip],
-    models: &[
-        ModelClass::StoreForward { rule: PortRule::HStar, mode: Mode::Copy },
-        ModelClass::StoreForward { rule: PortRule::FStar, mode: Mode::Copy },
-    ],
-    families: &[],
-    refine: Some(rotation_invariant_matchings),
-    model_note: "its steps are rotation-invariant matchings of the channels of F* and H*",
-};
+const ROTATION_INVARIANT: Applicability = super::matching_steps_only(
+    rotation_invariant_matchings,
+    "its steps are rotation-invariant matchings of the channels of F* and H*",
+);
 
 /// A network with [`Rotations`], and what urgent-matching asks: one token per packet (a step is
 /// then a matching) and strong connectivity.
@@ -93,8 +88,8 @@ pub fn urgent_orbits(inst: &Instance) -> Result<Schedule> {
     for &(_, v) in arcs {
         in_degree[v] += 1;
     }
-    let orbits =
-        Orbits { perms: &perms, images, keep: perms.len() * in_degree.iter().copied().max().unwrap_or(0) };
+    let keep = perms.len() * in_degree.iter().copied().max().unwrap_or(0);
+    let orbits = Orbits { perms: &perms, images, keep, representatives: OnceCell::new() };
     let step = |view: &StepView<'_>| orbits.step(view);
     shortest_list_schedule(inst, METHOD.name, &PORTFOLIO, Pass::Whole(&step))
 }
@@ -108,6 +103,9 @@ struct Orbits<'a> {
     /// How many of its most urgent pairs an arc keeps: the group's order times the largest
     /// in-degree (module documentation, "Candidates").
     keep: usize,
+    /// The arcs of the representative channels (a channel orbit is named by its least channel),
+    /// found at the first step: the channels do not change.
+    representatives: OnceCell<Vec<usize>>,
 }
 
 impl Orbits<'_> {
@@ -116,13 +114,15 @@ impl Orbits<'_> {
     fn step(&self, view: &StepView<'_>) -> Vec<Transmission> {
         let StepView { network, channel, holds, urgency } = *view;
         let arcs = network.arcs();
-        // An orbit is named by its least member: a channel by the least channel of its images, a
-        // pair (v, t) by the least of its images (p(v), p(t)).
-        let representative = |a: usize| self.images[a].iter().all(|&b| channel[b] >= channel[a]);
+        let representatives = self.representatives.get_or_init(|| {
+            (0..arcs.len()).filter(|&a| self.images[a].iter().all(|&b| channel[b] >= channel[a])).collect()
+        });
+        // A pair orbit is named by its least member, the least of the images (p(v), p(t)).
         let pair_orbit = |v: usize, t: usize| self.perms.iter().map(|p| (p[v], p[t])).min().unwrap_or((v, t));
         let (mut lefts, mut rights) = (HashMap::new(), HashMap::new());
         let (mut edges, mut carried) = (Vec::new(), Vec::new());
-        for (a, &(u, v)) in arcs.iter().enumerate().filter(|&(a, _)| representative(a)) {
+        for &a in representatives {
+            let (u, v) = arcs[a];
             let mut offers: Vec<(f64, usize)> = (0..network.len())
                 .filter(|&t| holds(u, t) && !holds(v, t))
                 .map(|t| (urgency(a, t), t))
