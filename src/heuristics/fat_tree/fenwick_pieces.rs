@@ -106,7 +106,7 @@ impl<T: Copy + Default> Steps<T> {
 impl Timetable {
     /// The channel above processor v's ancestor at height k: `(heap index) * 2 + (1 if up)`.
     fn channel(&self, k: usize, v: Node, up: bool) -> usize {
-        ((self.n >> k) + (v >> k)) * 2 + usize::from(up)
+        super::channel(self.n, k, v, up)
     }
 
     /// The (channel, step, height) of each crossing of a message a → b submitted in step s.
