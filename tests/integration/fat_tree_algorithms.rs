@@ -392,6 +392,21 @@ fn prefix_on_sixteen_processors_under_unit_capacity_takes_seventeen_steps() {
     assert_eq!((length, run("prefix", &inst).1, run("prefix-fenwick-pieces", &inst).1), (17, 34, 22));
 }
 
+/// Prefix in rounds on fat-tree:16 under w = log n + 1 has a 22-step schedule of six rounds,
+/// the `sat` build's witness with `--max-vars 3000000 --timeout 2400` (which stopped at
+/// [20, 22]; docs/results.md, "Prefix in rounds by the hypercube scan"): checked here, against
+/// 40 for the paper's prefix (FT-23) and 34 for ours, the hypercube scan.
+#[test]
+fn prefix_in_rounds_on_sixteen_processors_under_log_capacity_has_a_twenty_two_step_schedule() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let inst = instance(Problem::Prefix, 16, "log+1", true);
+    let witness = root.join("docs/results/fattree16-prefix-logplus1-rounds-22.json");
+    let schedule = commsched::spec::io::load_schedule(&witness, &inst).unwrap();
+    let verdict = checker::check_produced(&inst, &schedule, "witness").unwrap();
+    let scan = run("prefix-hypercube-scan", &inst).1;
+    assert_eq!((verdict.length(), run("prefix", &inst).1, scan), (22, 40, 34));
+}
+
 /// The reversal turns each of the three broadcasts into a product of the same length (their
 /// copies spread in index order), and it refuses a broadcast whose
 /// gathered ranges are not contiguous (which would need a commutative ⋆, FT-23).
