@@ -13,9 +13,11 @@
 //! | `product` | [`product`](mod@product) | product | both | the shortest broadcast's length | FT-23, FT-24 |
 //! | `prefix` | [`prefix`](mod@prefix) | prefix | both | ≤ twice the shortest broadcast's | FT-23, FT-24 |
 //! | `prefix-fenwick-pieces` (ours) | [`fenwick_pieces`](mod@fenwick_pieces) | prefix | pipelined, N ≤ 128 | none | compare FT-23, FT-24 |
+//! | `prefix-hypercube-scan` (ours) | [`hypercube_scan`](mod@hypercube_scan) | prefix | rounds, N ≤ 1024 | log N (log N + 1) under w = n | compare FT-23, FT-24 |
 
 pub mod broadcast;
 pub mod fenwick_pieces;
+pub mod hypercube_scan;
 pub mod naive_broadcast;
 pub mod pipelined_broadcast;
 pub mod plan;
@@ -25,6 +27,7 @@ pub mod sparse_broadcast;
 
 pub use broadcast::{broadcast, broadcast_plan};
 pub use fenwick_pieces::fenwick_pieces;
+pub use hypercube_scan::hypercube_scan;
 pub use naive_broadcast::naive_broadcast;
 pub use pipelined_broadcast::{pipelined_broadcast, pipelined_plan};
 pub use plan::{Hop, Phase};
@@ -35,7 +38,7 @@ pub use sparse_broadcast::{Spread, sparse_broadcast};
 use super::Method;
 use crate::error::{Error, Result};
 use crate::spec::applicability::fat_tree_with_valid_capacity;
-use crate::spec::{Applicability, Capacity, FamilyKind, Instance, Model, ModelClass, ProblemKind};
+use crate::spec::{Applicability, Capacity, FamilyKind, Instance, Model, ModelClass, Node, ProblemKind};
 
 /// The registered paper-002 algorithms.
 pub static METHODS: &[Method] = &[
@@ -45,6 +48,7 @@ pub static METHODS: &[Method] = &[
     product::METHOD,
     prefix::METHOD,
     fenwick_pieces::METHOD,
+    hypercube_scan::METHOD,
 ];
 
 /// Where a paper-002 algorithm applies: `problem` on an ideal fat-tree, in `models`.
@@ -77,6 +81,12 @@ const PIPELINED: Applicability = on_fat_trees(
 const PRODUCT: Applicability = on_fat_trees(&[ProblemKind::Product], BOTH_MODELS, "");
 /// Prefix.
 const PREFIX: Applicability = on_fat_trees(&[ProblemKind::Prefix], BOTH_MODELS, "");
+
+/// The channel above processor v's ancestor at height k on a fat-tree of n processors, as an
+/// index: `(heap index of that tree node) * 2 + (1 if up)`, below 4n.
+fn channel(n: usize, k: usize, v: Node, up: bool) -> usize {
+    ((n >> k) + (v >> k)) * 2 + usize::from(up)
+}
 
 /// The instance's capacity function, validated on its tree.
 fn capacity(inst: &Instance) -> Result<&Capacity> {
