@@ -719,6 +719,9 @@ fn report_out_writes_every_format_and_links_its_pictures() {
 ///   witness is no search's): 7×8 (32), 6×9 (31), 7×9 (36), 5×12 (35), 9×10 (50), 9×11 (55),
 ///   9×12 (60), 11×12 (72), 5×11 (32), 6×12 (41), 8×11 (49), 10×12 (66) and 7×12 (47),
 ///   against 35, 35, 39, 41, 54, 59, 65, 77, 37, 47, 54, 71 and 53.
+/// - The 13×13, 14×14 and 15×15 meshes at Lemma 1 (91, 105, 120), where Theorem 1 takes 97,
+///   111 and 127: `urgent-orbits`' first steps (its lookahead keeps every link busy until its
+///   last steps) completed by the exact layer (`solve --steps S --complete`).
 #[test]
 fn the_frontier_gossip_certificates_verify() {
     for (folder, optimum, (paper, paper_length)) in [
@@ -759,6 +762,9 @@ fn the_frontier_gossip_certificates_verify() {
         ("gossip-mesh10x12-hstar", 66, ("mesh-combined", 71)),
         ("gossip-mesh7x12-hstar", 47, ("mesh-combined", 53)),
         ("gossip-mesh5x10-hstar", 29, ("mesh-combined", 34)),
+        ("gossip-mesh13x13-hstar", 91, ("mesh-combined", 97)),
+        ("gossip-mesh14x14-hstar", 105, ("mesh-combined", 111)),
+        ("gossip-mesh15x15-hstar", 120, ("mesh-combined", 127)),
     ] {
         let dir = format!("docs/results/{folder}");
         let (code, stdout, stderr) = run(&["verify", &dir]);

@@ -37,10 +37,10 @@
 //! Checked under H\*, it meets Lemma 1 (GOS-1) on the n×n meshes for n = 2..=12: **10×10 at 55,
 //! 11×11 at 66 and 12×12 at 78**, settling `mesh10-fig2c` and `mesh11-fig2ab`, which no solver
 //! run had decided, where urgent-matching takes 56 and 67. From 13×13 on it is one round above
-//! Lemma 1, but with the lookahead only its last two to five steps fall short: completed by the
-//! exact layer (`solve --steps S --complete`, module `exact::encode::gossip`, "Completing a
-//! prefix"), its first steps give witnesses at Lemma 1 for 13×13 to 16×16 (docs/results.md,
-//! "Gossip"). The lookahead also takes the 2×8 and 2×10 meshes to their optima, 12 and 15
+//! Lemma 1, but with the lookahead every link stays busy up to the last step (n = 13..18):
+//! completed by the exact layer (`solve --steps S --complete`, module `exact::encode::gossip`,
+//! "Completing a prefix"), its first L − 3 steps give witnesses at Lemma 1 for 13×13 to 15×15
+//! (docs/results.md, "Gossip"). The lookahead also takes the 2×8 and 2×10 meshes to their optima, 12 and 15
 //! (the lengths are in the snapshot of the test `urgent_orbits_on_the_meshes`). A step costs
 //! O(arcs · n · Δ) for the urgencies and O(k · E log V) for the matching (E ≤ arcs · g · Δ / g):
 //! the 16×16 mesh takes about 2 s. Registered as `urgent-orbits`.
