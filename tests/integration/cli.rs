@@ -147,17 +147,18 @@ fn solve_exact_certifies_the_optimum_and_writes_a_checkable_schedule() {
     assert_eq!(v["length"], 2);
 }
 
-/// The 2×8 mesh under H\*: the ladder cut gives 12 and every registered algorithm takes 13.
-const MESH_2X8: &str = "docs/results/gossip-mesh2x8-hstar/instance.toml";
+/// The 2×12 mesh under H\*: the ladder cut gives 18 and every registered algorithm takes longer
+/// (urgent-orbits 19).
+const MESH_2X12: &str = "docs/results/gossip-mesh2x12-hstar/instance.toml";
 
 /// Where no algorithm meets the bound the witness is the backend's, and the answer names it:
-/// on the 2×8 mesh the algorithms take 13 and z3 finds the optimum 12 (the ladder cut).
+/// on the 2×12 mesh the algorithms take 19 or more and z3 finds the optimum 18 (the ladder cut).
 #[cfg(feature = "smt")]
 #[test]
 fn solve_exact_names_the_backend_that_found_the_witness() {
-    let (code, v) = json(&["solve", MESH_2X8, "--method", "exact"]);
+    let (code, v) = json(&["solve", MESH_2X12, "--method", "exact"]);
     assert_eq!(code, 0);
-    assert_eq!((v["method"].as_str(), v["length"].as_u64()), (Some("smt"), Some(12)));
+    assert_eq!((v["method"].as_str(), v["length"].as_u64()), (Some("smt"), Some(18)));
     assert_eq!(v["certified"], true);
 }
 
@@ -719,6 +720,12 @@ fn report_out_writes_every_format_and_links_its_pictures() {
 ///   witness is no search's): 7×8 (32), 6×9 (31), 7×9 (36), 5×12 (35), 9×10 (50), 9×11 (55),
 ///   9×12 (60), 11×12 (72), 5×11 (32), 6×12 (41), 8×11 (49), 10×12 (66) and 7×12 (47),
 ///   against 35, 35, 39, 41, 54, 59, 65, 77, 37, 47, 54, 71 and 53.
+/// - The 4×11 mesh at the total-load bound 26, where the combined algorithm takes 32:
+///   `urgent-orbits`' first 21 steps (the trivial group) completed by z3 (test
+///   `the_four_by_eleven_mesh_completes_at_its_bound`).
+/// - The 13×13, 14×14 and 15×15 meshes at Lemma 1 (91, 105, 120), where Theorem 1 takes 97,
+///   111 and 127: `urgent-orbits`' first steps (its lookahead keeps every link busy until its
+///   last steps) completed by the exact layer (`solve --steps S --complete`).
 #[test]
 fn the_frontier_gossip_certificates_verify() {
     for (folder, optimum, (paper, paper_length)) in [
@@ -759,6 +766,10 @@ fn the_frontier_gossip_certificates_verify() {
         ("gossip-mesh10x12-hstar", 66, ("mesh-combined", 71)),
         ("gossip-mesh7x12-hstar", 47, ("mesh-combined", 53)),
         ("gossip-mesh5x10-hstar", 29, ("mesh-combined", 34)),
+        ("gossip-mesh4x11-hstar", 26, ("mesh-combined", 32)),
+        ("gossip-mesh13x13-hstar", 91, ("mesh-combined", 97)),
+        ("gossip-mesh14x14-hstar", 105, ("mesh-combined", 111)),
+        ("gossip-mesh15x15-hstar", 120, ("mesh-combined", 127)),
     ] {
         let dir = format!("docs/results/{folder}");
         let (code, stdout, stderr) = run(&["verify", &dir]);
@@ -953,12 +964,12 @@ fn over_the_size_guard_solve_answers_as_a_timeout_does() {
 /// The size guard judges the first model the search builds: with the symmetric witness (the
 /// default on a mesh) a quarter of the variables, and it says so; `--no-symmetry` judges the
 /// full model. Either way the answer is the timeout's kind (exit code, status `bounds`): from
-/// the ladder cut's 12 on the 2×8 mesh to the best registered algorithm's length, recomputed here and
+/// the ladder cut's 18 on the 2×12 mesh to the best registered algorithm's length, recomputed here and
 /// checked again from the schedule `--out` writes; `report` gives the same bounds and stop.
 #[test]
 fn over_the_size_guard_the_bounds_name_the_symmetric_model() {
-    let mesh2x8 = MESH_2X8;
-    let inst = commsched::spec::io::load_instance(std::path::Path::new(mesh2x8)).unwrap();
+    let mesh2x12 = MESH_2X12;
+    let inst = commsched::spec::io::load_instance(std::path::Path::new(mesh2x12)).unwrap();
     let best = commsched::heuristics::for_instance(&inst)
         .into_iter()
         .filter_map(|m| {
@@ -966,29 +977,29 @@ fn over_the_size_guard_the_bounds_name_the_symmetric_model() {
         })
         .min()
         .unwrap();
-    let (timeout_code, timed_out) = json(&["solve", mesh2x8, "--method", "exact", "--timeout", "0.000001"]);
+    let (timeout_code, timed_out) = json(&["solve", mesh2x12, "--method", "exact", "--timeout", "0.000001"]);
     assert_eq!((timed_out["status"].as_str(), timed_out["stop"].as_str()), (Some("bounds"), Some("timeout")));
     let scratch = tempfile::tempdir().unwrap();
     let out = scratch.path().join("upper.json").display().to_string();
-    let symmetric = ["solve", mesh2x8, "--method", "exact", "--max-vars", "100", "--out", &out];
+    let symmetric = ["solve", mesh2x12, "--method", "exact", "--max-vars", "100", "--out", &out];
     let full: Vec<&str> = symmetric.iter().copied().chain(["--no-symmetry"]).collect();
     for args in [&symmetric[..], &full[..]] {
         let (code, v) = json(args);
         assert_eq!(code, timeout_code, "{v}");
         assert_eq!(v["status"], "bounds", "{v}");
-        assert_eq!((v["lower_bound"].as_u64(), v["upper_bound"].as_u64()), (Some(12), Some(best)), "{v}");
+        assert_eq!((v["lower_bound"].as_u64(), v["upper_bound"].as_u64()), (Some(18), Some(best)), "{v}");
         let stop = v["stop"].as_str().unwrap();
-        assert!(stop.starts_with("size guard: the model at horizon T = 12 needs at least "), "{stop}");
+        assert!(stop.starts_with("size guard: the model at horizon T = 18 needs at least "), "{stop}");
         assert!(stop.ends_with(", over 100 (raise --max-vars)"), "{stop}");
-        let restricted = "even restricted to schedules invariant under the 2 rotations by 180° of mesh:2x8";
+        let restricted = "even restricted to schedules invariant under the 2 rotations by 180° of mesh:2x12";
         assert_eq!(stop.contains(restricted), !args.contains(&"--no-symmetry"), "{stop}");
-        let (code, written) = json(&["check", mesh2x8, &out]);
+        let (code, written) = json(&["check", mesh2x12, &out]);
         assert_eq!((code, written["length"].as_u64()), (0, Some(best)), "{written}");
     }
-    let (code, report) = json(&["report", mesh2x8, "--max-vars", "100"]);
+    let (code, report) = json(&["report", mesh2x12, "--max-vars", "100"]);
     assert_eq!(code, 0);
     let exact = &report["instances"][0]["exact"];
-    assert_eq!((exact["status"].as_str(), exact["lower"].as_u64()), (Some("bounds"), Some(12)), "{exact}");
+    assert_eq!((exact["status"].as_str(), exact["lower"].as_u64()), (Some("bounds"), Some(18)), "{exact}");
     assert_eq!(exact["upper"].as_u64(), Some(best), "{exact}");
     assert_eq!(
         (exact["stop"]["kind"].as_str(), exact["stop"]["limit"].as_u64()),
@@ -998,19 +1009,19 @@ fn over_the_size_guard_the_bounds_name_the_symmetric_model() {
 }
 
 /// `report` picks up the certificate folder `X.certificate/` beside `X.toml` and re-checks it:
-/// the 2×8 mesh's committed folder settles the instance at the ladder cut's 12 with the exact
+/// the 2×12 mesh's committed folder settles the instance at the ladder cut's 18 with the exact
 /// layer skipped, where the best algorithm alone leaves a gap. A folder whose witness was altered
 /// after it was written, or one for another instance, is reported INVALID and ignored.
 #[test]
 fn report_settles_an_instance_by_its_certificate_folder_and_ignores_a_tampered_one() {
     let scratch = tempfile::tempdir().unwrap();
     let dir = scratch.path().join("attached");
-    let folder = dir.join("mesh2x8.certificate");
+    let folder = dir.join("mesh2x12.certificate");
     std::fs::create_dir_all(&folder).unwrap();
     for f in ["instance.toml", "schedule.json", "manifest.json"] {
-        std::fs::copy(format!("docs/results/gossip-mesh2x8-hstar/{f}"), folder.join(f)).unwrap();
+        std::fs::copy(format!("docs/results/gossip-mesh2x12-hstar/{f}"), folder.join(f)).unwrap();
     }
-    let instance = dir.join("mesh2x8.toml");
+    let instance = dir.join("mesh2x12.toml");
     std::fs::copy(folder.join("instance.toml"), &instance).unwrap();
     let report = || {
         let (code, stdout, stderr) = run(&["report", instance.to_str().unwrap(), "--no-exact"]);
@@ -1018,10 +1029,10 @@ fn report_settles_an_instance_by_its_certificate_folder_and_ignores_a_tampered_o
         stdout
     };
     let stdout = report();
-    assert!(stdout.contains("12  valid: lower-bound ladder cut = 12"), "{stdout}");
+    assert!(stdout.contains("18  valid: lower-bound ladder cut = 18"), "{stdout}");
     assert!(stdout.contains("gap 0 (settled)"), "{stdout}");
     // The copy of instance.toml inside the folder is not an instance of its own.
-    assert_eq!(stdout.matches("== gossip-mesh2x8").count(), 1, "{stdout}");
+    assert_eq!(stdout.matches("== gossip-mesh2x12").count(), 1, "{stdout}");
 
     let schedule = std::fs::read_to_string(folder.join("schedule.json")).unwrap();
     std::fs::write(folder.join("schedule.json"), schedule.replacen("[", "[ ", 1)).unwrap();
@@ -1036,21 +1047,21 @@ fn report_settles_an_instance_by_its_certificate_folder_and_ignores_a_tampered_o
     assert!(stdout.contains("INVALID, ignored: instance.toml: not the instance"), "{stdout}");
 }
 
-/// `solve --incumbent FILE` hands a user's schedule to the exact search: the 2×8 mesh's
-/// committed witness meets the ladder cut's 12, where every registered algorithm takes longer, so the
+/// `solve --incumbent FILE` hands a user's schedule to the exact search: the 2×12 mesh's
+/// committed witness meets the ladder cut's 18, where every registered algorithm takes longer, so the
 /// answer is that schedule, certified by the bound without a probe. The schedule is checked
 /// first: with one transmission moved out of its sender's reach it is refused (exit 2, naming
 /// the file), and an algorithm method refuses the flag.
 #[test]
 fn solve_certifies_a_users_incumbent_and_refuses_a_bad_one() {
-    let dir = "docs/results/gossip-mesh2x8-hstar";
+    let dir = "docs/results/gossip-mesh2x12-hstar";
     let (instance, schedule) = (format!("{dir}/instance.toml"), format!("{dir}/schedule.json"));
     let (code, stdout, stderr) = run(&["solve", &instance, "--method", "exact", "--incumbent", &schedule]);
     assert_eq!(code, 0, "{stderr}");
     // The backend named is the build's choice for gossip; it never ran.
     assert!(stdout.contains(&format!("schedule {schedule} (incumbent of ")), "{stdout}");
     assert!(
-        stdout.contains("optimal, length 12, certified optimal: lower-bound ladder cut = 12"),
+        stdout.contains("optimal, length 18, certified optimal: lower-bound ladder cut = 18"),
         "{stdout}"
     );
 
@@ -1153,6 +1164,41 @@ fn steps_of(file: &std::path::Path) -> Vec<Vec<serde_json::Value>> {
             step
         })
         .collect()
+}
+
+/// The last open rectangle of the 55 (2 ≤ r < c ≤ 12), settled: `urgent-orbits` takes the 4×11
+/// mesh under H\* to 27, one above the total-load bound 26 (1892 deliveries over 73 links: 6
+/// link slots to spare), and its first 21 steps complete into a checked 26-step schedule, the
+/// optimum; the exact layer builds that completion from the state after step 21 (module
+/// `exact::encode::gossip`, "Completing a prefix").
+#[cfg(feature = "smt")]
+#[test]
+fn the_four_by_eleven_mesh_completes_at_its_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let inst = dir.path().join("mesh4x11.toml");
+    let (code, toml, stderr) = run(&["gen", "gossip", "--network", "mesh:4x11", "--rule", "H*"]);
+    assert_eq!(code, 0, "{stderr}");
+    std::fs::write(&inst, toml).unwrap();
+    let inst = inst.to_str().unwrap();
+    let greedy = dir.path().join("greedy.json");
+    let (code, stdout, stderr) =
+        run(&["solve", inst, "--method", "urgent-orbits", "--out", greedy.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("length 27, lower bound 26"), "{stdout}");
+    let witness = dir.path().join("witness.json");
+    let args = ["--steps", "26", "--complete", greedy.to_str().unwrap(), "--keep", "21"];
+    let (code, v) = json(
+        &["solve", inst, "--method", "exact", "--out", witness.to_str().unwrap()]
+            .into_iter()
+            .chain(args)
+            .collect::<Vec<_>>(),
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!((v["status"].as_str(), v["length"].as_u64()), (Some("feasible"), Some(26)), "{v}");
+    let (code, stdout, _) = run(&["check", inst, witness.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("length 26, certified optimal"), "{stdout}");
+    assert_eq!(steps_of(&witness)[..21], steps_of(&greedy)[..21]);
 }
 
 /// `solve --steps S --complete FILE --keep K` keeps the first K steps of a schedule and lets

@@ -194,9 +194,9 @@ fn te_23_ring_6_half_duplex_beats_the_factor_two_split() {
 }
 
 /// A first model over the size guard ends the search as a timeout does: with the bounds, and
-/// the stop naming the model, its count and the guard. Gossip on the 2×8 mesh under H\*
-/// (`docs/results/gossip-mesh2x8-hstar`): its first model is the symmetric one at the ladder
-/// cut's 12, which has more than 100 variables, so the search stops at [12, U] with U the best
+/// the stop naming the model, its count and the guard. Gossip on the 2×12 mesh under H\*
+/// (`docs/results/gossip-mesh2x12-hstar`): its first model is the symmetric one at the ladder
+/// cut's 18, which has more than 100 variables, so the search stops at [12, U] with U the best
 /// registered algorithm's checked length, the incumbent handed in. Without an incumbent (path(4) under F\*, from the
 /// distance bound 3) the interval is open above. One horizon decided over the guard is
 /// undecided, with every backend.
@@ -204,12 +204,12 @@ fn te_23_ring_6_half_duplex_beats_the_factor_two_split() {
 fn a_first_model_over_the_size_guard_gives_bounds() {
     let inst = commsched::spec::io::load_instance(
         &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("docs/results/gossip-mesh2x8-hstar/instance.toml"),
+            .join("docs/results/gossip-mesh2x12-hstar/instance.toml"),
     )
     .unwrap();
     let bounds = commsched::bounds::lower_bounds(&inst);
     let ladder = commsched::bounds::strongest(&bounds).unwrap().value;
-    assert_eq!(ladder, 12);
+    assert_eq!(ladder, 18);
     let incumbent = commsched::heuristics::for_instance(&inst)
         .into_iter()
         .map(|m| {

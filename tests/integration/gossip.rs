@@ -932,17 +932,21 @@ fn urgent_orbits_on_the_meshes() {
     snapshot!("gossip_urgent_orbits_meshes", table);
 }
 
-/// `urgent-orbits` under F\* is checked and never below the bound, and refuses what it cannot
-/// do: a grid no rotation maps to itself without reversing a link (a mesh with one odd side),
-/// packets of p > 1 tokens, the one-port rules.
+/// `urgent-orbits` under F\* is checked and never below the bound; on a mesh with one odd side
+/// (the trivial group) it takes the 4×11 mesh to 27, one above the total-load bound; and it
+/// refuses what it cannot do: a network that is neither a mesh nor a grid with rotations (an
+/// odd torus, a ring), packets of p > 1 tokens, the one-port rules.
 #[test]
 fn urgent_orbits_applicability() {
     let fstar = instance_under("mesh:6x6", PortRule::FStar);
     let (checked, _) = run_on("urgent-orbits", &fstar);
     assert!(checked.length() >= lower_bound(&fstar));
     assert_eq!(checked.metrics().duplicates, Some(0));
+    let odd_side = instance("mesh:4x11");
+    let (checked, _) = run_on("urgent-orbits", &odd_side);
+    assert_eq!((checked.length(), lower_bound(&odd_side)), (27, 26));
     let refused = |inst: &Instance| refusal("urgent-orbits", inst);
-    assert!(refused(&instance("mesh:4x11")).contains("mesh:4x11 has no rotation"));
+    assert!(refused(&instance("torus:5x6")).contains("torus:5x6 has no rotation"));
     let mut paired = instance("mesh:3x3");
     paired.model = Model::StoreForward { rule: PortRule::HStar, mode: Mode::Copy, packet: 2 };
     assert!(refused(&paired).contains("p = 2"));

@@ -54,12 +54,26 @@
 //! Outside these windows the variable is the constant 0 (x) or 0/1 (h). A pair (k, v) whose
 //! window does not fit (dist(k,v) + tail(k,v) > T) makes the model a contradiction.
 //!
+//! ## Completing a prefix (a restriction: witnesses only)
+//!
+//! With `solve --steps S --complete SCHEDULE --keep K` ([`Encoding::keep`]) the model is built
+//! from the state the first K steps leave ([`Encoder::start_after`]): a pair (k, v) those steps
+//! deliver has its holding fixed from the step of its first delivery, and a single hop
+//! variable, that delivery's, which `keep` fixes to 1; every other pair (k, v) is held from
+//! step K + 1 at the earliest, and its hops start after step K. So besides one variable per
+//! delivery of the prefix the model has variables only for the pairs still missing and the
+//! steps left: keeping urgent-orbits' first 88 steps of the 13×13 mesh at T = 91 takes 40k
+//! variables, where the full model has 11M. The pairs a prefix delivers a second time, or to their own origin, get no variable,
+//! and `keep` refuses such a prefix. The separation tails still apply to the pairs left.
+//!
 //! ## Strengthening (sound cuts, implied by the integer model; they tighten search and
 //! propagation)
 //!
 //! - **`recv` (counting cut per node).** Every node v gets each of the other n − 1 tokens
 //!   exactly once (`got` telescoped from h(k,v,0) = 0 to h(k,v,T) = 1), so Σ_{k ≠ v, arcs into
-//!   v, t} x(k,(u,v),t) = n − 1.
+//!   v, t} x(k,(u,v),t) = n − 1. After a kept prefix the sum runs over the steps after K and
+//!   counts the pairs still missing at v (the prefix's hops are fixed, and a cardinality
+//!   constraint over them would only grow the CNF).
 //! - **`count`, `idle` and `busy` (counting cuts per step).** Under F\* and H\* a channel of
 //!   [`PortRules::channels`] (an arc under F\*, a link under H\*) carries one packet, at most p
 //!   tokens, per step, so the network carries at most C·p tokens per step, C = the number of
@@ -111,7 +125,7 @@
 //! 60 s and the full model then ran out of time, where the full model alone takes 52 s.
 
 use super::time_expanded::{Held, PortRules, UNREACHABLE, Window, bfs, every_port_rule, span};
-use super::{Encoder, EncoderEntry, Encoding, Event, Shape, Variant, Variants};
+use super::{Encoder, EncoderEntry, Encoding, Event, Prefix, Shape, Variant, Variants};
 use crate::exact::BackendKind;
 use crate::exact::ir::{Linear, Program, Sense, VarId};
 use crate::spec::network::grid::Rotations;
@@ -151,6 +165,8 @@ pub struct Gossip<'a> {
     /// The grid's rotations, for symmetric witnesses (none with packet variables, which stand
     /// for no token).
     rotations: Option<Rotations>,
+    /// The state after a kept prefix, once [`Encoder::start_after`] is called.
+    start: Option<Start>,
 }
 
 /// What a node v separates from a token k: the nodes w ≠ v that k reaches only through v
@@ -178,7 +194,7 @@ impl<'a> Gossip<'a> {
         let rotations = if ports.needs_use_variables() { None } else { Rotations::of(&instance.network) };
         let shortest_only = matches!(instance.network.family(), Family::Mesh(..) | Family::Torus(..))
             && ports.channels().is_some();
-        Self { instance, rule, packet, dist, tables: OnceCell::new(), shortest_only, rotations }
+        Self { instance, rule, packet, dist, tables: OnceCell::new(), shortest_only, rotations, start: None }
     }
 
     fn n(&self) -> usize {
@@ -213,22 +229,50 @@ impl<'a> Gossip<'a> {
         &self.tables().tail
     }
 
-    /// When node v ≠ k can first hold k: `None` if never.
-    fn receive_window(&self, k: usize, v: usize) -> Option<Window> {
-        Window::new(self.dist[k][v], self.tails()[k][v])
+    /// When node v ≠ k can first hold k at `horizon`: `None` if never. After a kept prefix
+    /// (module documentation, "Completing a prefix") a pair it delivers is held from the step
+    /// of that delivery on, and any other pair not before step K + 1.
+    fn receive_window(&self, k: usize, v: usize, horizon: u64) -> Option<Window> {
+        let after = self.dist[k][v];
+        match &self.start {
+            None => Window::new(after, self.tails()[k][v]),
+            Some(start) => match start.got.get(&(k, v)) {
+                Some(&(step, _)) => Some(Window { after: step, before: horizon.saturating_sub(step) }),
+                None => Window::new(after.max(start.keep + 1), self.tails()[k][v]),
+            },
+        }
     }
 
-    /// When k can cross arc (u,v) (v ≠ k) as v's first copy: `None` if never, or if `routes`
-    /// keeps shortest paths only and the arc does not lead away from k.
-    fn arc_window(&self, k: usize, (u, v): (usize, usize), routes: Routes) -> Option<Window> {
+    /// When k can cross arc (u,v) (v ≠ k) as v's first copy at `horizon`: `None` if never, or
+    /// if `routes` keeps shortest paths only and the arc does not lead away from k. After a
+    /// kept prefix a pair it delivers crosses only its own arc in its own step, and any other
+    /// pair crosses after step K.
+    fn arc_window(&self, k: usize, (u, v): (usize, usize), routes: Routes, horizon: u64) -> Option<Window> {
         if v == k || self.tables().behind[k][v].binary_search(&u).is_ok() {
             return None;
         }
         if routes == Routes::Shortest && self.dist[k][v] != self.dist[k][u] + 1 {
             return None;
         }
-        Window::new(self.dist[k][u], self.tails()[k][v])
+        let after = self.dist[k][u];
+        match &self.start {
+            None => Window::new(after, self.tails()[k][v]),
+            Some(start) => match start.got.get(&(k, v)) {
+                Some(&(step, from)) => {
+                    (from == u).then_some(Window { after: step - 1, before: horizon.saturating_sub(step) })
+                }
+                None => Window::new(after.max(start.keep), self.tails()[k][v]),
+            },
+        }
     }
+}
+
+/// What a kept prefix leaves (module documentation, "Completing a prefix"): K, and for each
+/// pair (token, node) the prefix delivers, the step and the sender of its first delivery.
+#[derive(Debug, Clone)]
+struct Start {
+    keep: u64,
+    got: HashMap<(usize, usize), (u64, usize)>,
 }
 
 impl Encoder for Gossip<'_> {
@@ -241,6 +285,9 @@ impl Encoder for Gossip<'_> {
 
     /// One variable per orbit of the rotations in the restricted model.
     fn min_variables(&self, horizon: u64, variant: Variant) -> usize {
+        if self.start.is_some() {
+            return self.variables(horizon, variant);
+        }
         // Every pair (k, v ≠ k) keeps the arc into v on a shortest path from k, in steps
         // dist(k,v) ..= T − tail(k,v), and tail(k,v) is at most v's eccentricity.
         let n = self.n();
@@ -286,11 +333,28 @@ impl Encoder for Gossip<'_> {
     fn variants(&self) -> Variants {
         Variants { restricted: self.restriction(), relaxed: &[] }
     }
+
+    /// Records each pair's first delivery in the prefix's first K steps (module documentation,
+    /// "Completing a prefix"); a second delivery gets no variable, so `keep` refuses it.
+    fn start_after(&mut self, prefix: &Prefix) {
+        let mut got = HashMap::new();
+        for (step, transmissions) in (1..=prefix.keep).zip(&prefix.steps) {
+            for tr in transmissions {
+                for &token in tr.tokens.iter().filter(|&&t| t != tr.to) {
+                    got.entry((token, tr.to)).or_insert((step, tr.from));
+                }
+            }
+        }
+        self.start = Some(Start { keep: prefix.keep, got });
+    }
 }
 
 impl Gossip<'_> {
     /// The schedules the restricted model keeps, in words; `None` where it is not offered.
     fn restriction(&self) -> Option<String> {
+        if self.start.is_some() {
+            return None;
+        }
         let shortest = "send every token along shortest paths";
         match &self.rotations {
             Some(r) => Some(format!("schedules invariant under {} that {shortest}", r.name)),
@@ -381,11 +445,11 @@ impl Gossip<'_> {
         for k in 0..n {
             count += (0..n)
                 .filter(|&v| v != k)
-                .filter_map(|v| self.receive_window(k, v))
+                .filter_map(|v| self.receive_window(k, v, horizon))
                 .map(|w| w.held_count(horizon))
                 .sum::<usize>();
             for (a, &arc) in arcs.iter().enumerate() {
-                if let Some(w) = self.arc_window(k, arc, routes) {
+                if let Some(w) = self.arc_window(k, arc, routes, horizon) {
                     count += w.move_count(horizon);
                     for t in w.moves(horizon) {
                         used[a][t as usize] = true;
@@ -413,15 +477,18 @@ impl Gossip<'_> {
         let mut guide = Linear::new();
         // on_arc[a][t]: the x variables of arc a in step t (index t = 1..=T).
         let mut on_arc: Vec<Vec<Vec<VarId>>> = vec![vec![Vec::new(); t_max + 1]; arcs.len()];
-        // received[v]: every x variable into v.
+        // received[v]: every x variable into v after a kept prefix (all of them without one),
+        // and kept[v]: the pairs the prefix delivers to v.
         let mut received: Vec<Vec<VarId>> = vec![Vec::new(); n];
+        let mut kept = vec![0i64; n];
+        let first = self.start.as_ref().map_or(1, |start| start.keep + 1);
         for k in 0..n {
             let held: Vec<Held> = (0..n)
                 .map(|v| {
                     if v == k {
                         return Held::always(horizon);
                     }
-                    let window = self.receive_window(k, v).filter(|w| w.fits(horizon));
+                    let window = self.receive_window(k, v, horizon).filter(|w| w.fits(horizon));
                     let window = window.unwrap_or_else(|| {
                         // k cannot be at v by T: the model is a contradiction.
                         model.constrain(format!("reach_k{k}_v{v}"), &Linear::new(), Sense::Eq, 1);
@@ -437,13 +504,17 @@ impl Gossip<'_> {
             let mut arrivals: Vec<Vec<Vec<VarId>>> = vec![vec![Vec::new(); t_max + 1]; n];
             let mut xs: Vec<Vec<Option<VarId>>> = vec![vec![None; t_max + 1]; arcs.len()];
             for (a, &(u, v)) in arcs.iter().enumerate() {
-                let Some(window) = self.arc_window(k, (u, v), routes) else { continue };
+                let Some(window) = self.arc_window(k, (u, v), routes, horizon) else { continue };
                 for t in window.moves(horizon) {
                     let x = model.bool_var(format!("x_k{k}_a{u}_{v}_t{t}"));
                     xs[a][t as usize] = Some(x);
                     on_arc[a][t as usize].push(x);
                     arrivals[v][t as usize].push(x);
-                    received[v].push(x);
+                    if t >= first {
+                        received[v].push(x);
+                    } else {
+                        kept[v] += 1;
+                    }
                     events.push((x, Event::Hop { token: k, from: u, to: v, step: t }));
                     guide.add(t as i64, x);
                 }
@@ -475,7 +546,7 @@ impl Gossip<'_> {
             }
         }
         for (v, xs) in received.iter().enumerate() {
-            model.constrain(format!("recv_v{v}"), &Linear::sum(xs), Sense::Eq, n as i64 - 1);
+            model.constrain(format!("recv_v{v}"), &Linear::sum(xs), Sense::Eq, n as i64 - 1 - kept[v]);
         }
         let ports = self.ports();
         for t in 1..=t_max {
@@ -622,10 +693,10 @@ mod tests {
         let enc = Gossip::new(&inst);
         assert_eq!(enc.tails()[0], vec![0, 2, 1, 0]);
         assert_eq!(enc.tails()[3], vec![0, 1, 2, 0]);
-        assert_eq!(enc.receive_window(0, 1), Some(Window { after: 1, before: 2 }));
+        assert_eq!(enc.receive_window(0, 1, 5), Some(Window { after: 1, before: 2 }));
         // Token 0 crosses (0,1) in steps 1..=T−2 only.
-        assert_eq!(enc.arc_window(0, (0, 1), Routes::Any).unwrap().moves(5), 1..=3);
-        assert_eq!(enc.arc_window(0, (1, 0), Routes::Any), None);
+        assert_eq!(enc.arc_window(0, (0, 1), Routes::Any, 5).unwrap().moves(5), 1..=3);
+        assert_eq!(enc.arc_window(0, (1, 0), Routes::Any, 5), None);
         // A ring has no cut vertex: no tails.
         let ring = instance("ring:5", PortRule::HStar, 1);
         assert!(Gossip::new(&ring).tails().iter().flatten().all(|&t| t == 0));
@@ -671,5 +742,41 @@ mod tests {
                 .iter()
                 .all(|c| !c.name.starts_with("busy_"))
         );
+    }
+
+    /// After a kept prefix (module documentation, "Completing a prefix") the model has one
+    /// variable per delivery of the prefix and the rest for the pairs still missing: the size
+    /// guard's count is the built model's, far below the full model's, and keeping the whole of
+    /// an optimal schedule leaves exactly its n(n − 1) deliveries, no holding variable.
+    #[test]
+    fn a_kept_prefix_leaves_variables_for_the_missing_pairs_only() {
+        let inst = instance("mesh:4x4", PortRule::HStar, 1);
+        let crate::spec::Schedule::StoreForward(steps) =
+            crate::heuristics::gossip::urgent_orbits::urgent_orbits(&inst).unwrap()
+        else {
+            panic!("urgent-orbits gives a store-and-forward schedule")
+        };
+        assert_eq!(steps.len(), 10, "Lemma 1 on the 4×4 mesh");
+        let full = Gossip::new(&inst).variables(10, Variant::Full);
+        for (keep, at_most) in [(4, full / 2), (7, full / 4), (10, 16 * 15)] {
+            let prefix = Prefix { steps: steps.clone(), keep, source: "p.json".into() };
+            let mut enc = Gossip::new(&inst);
+            enc.start_after(&prefix);
+            let mut built = enc.encode(10, Variant::Full).unwrap();
+            let count = built.model.variables.len();
+            assert_eq!(enc.variables(10, Variant::Full), count, "keep {keep}");
+            assert!(count <= at_most, "keep {keep}: {count} variables, the full model {full}");
+            built.keep(&prefix).unwrap();
+            let late =
+                hops(&built).iter().filter(|e| matches!(e, Event::Hop { step, .. } if *step > keep)).count();
+            assert_eq!(late > 0, keep < 10, "keep {keep}");
+            if keep == 10 {
+                assert_eq!(count, 16 * 15);
+            }
+        }
+        assert!(Gossip::new(&inst).variants().restricted.is_some());
+        let mut enc = Gossip::new(&inst);
+        enc.start_after(&Prefix { steps, keep: 4, source: "p.json".into() });
+        assert_eq!(enc.variants().restricted, None, "a kept prefix is not rotation-invariant in general");
     }
 }

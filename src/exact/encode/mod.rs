@@ -318,6 +318,11 @@ pub trait Encoder {
     /// The number of variables of the model of `variant` at `horizon`.
     fn variables(&self, horizon: u64, variant: Variant) -> usize;
 
+    /// Builds its full models from the state the first K steps of `prefix` leave, where it can:
+    /// variables those steps decide are left out, so the model that [`Encoding::keep`] then
+    /// restricts is small. The default builds every variable and lets `keep` fix them.
+    fn start_after(&mut self, _prefix: &Prefix) {}
+
     /// The model of `variant` at `horizon`; `None` for a variant the encoder does not offer.
     fn encode(&self, horizon: u64, variant: Variant) -> Option<Encoding>;
 

@@ -123,7 +123,10 @@ impl<'a> Search<'a> {
     /// The search with every model of [`Variant::Full`] restricted to the schedules that keep
     /// `prefix` ([`encode::Encoding::keep`]): its infeasible answers are then no evidence, so
     /// only one point is ever decided with it ([`super::decision::decide_point`]).
-    pub(super) fn keeping(self, prefix: Option<Prefix>) -> Self {
+    pub(super) fn keeping(mut self, prefix: Option<Prefix>) -> Self {
+        if let Some(prefix) = &prefix {
+            self.encoder.start_after(prefix);
+        }
         Self { prefix, ..self }
     }
 

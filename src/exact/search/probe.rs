@@ -109,7 +109,10 @@ impl Search<'_> {
         let (instance, solver, prefix) = (self.instance.clone(), self.solver, self.prefix.clone());
         let (send, receive) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
-            let result = encode::encoder_for(&instance).and_then(|(_, encoder)| {
+            let result = encode::encoder_for(&instance).and_then(|(_, mut encoder)| {
+                if let Some(prefix) = &prefix {
+                    encoder.start_after(prefix);
+                }
                 let encoding = built(encoder.as_ref(), horizon, variant, prefix.as_ref())?;
                 let answer = answer(solver, &encoding.model, &limits(variant, Some(budget)), trace.as_ref())?;
                 Ok((encoding, answer))

@@ -189,6 +189,8 @@ pub(super) struct StepView<'a> {
     pub channel: &'a [usize],
     /// Whether node v held token t at the start of the step.
     pub holds: &'a dyn Fn(Node, usize) -> bool,
+    /// How many tokens node v lacked at the start of the step.
+    pub missing: &'a [usize],
     /// The urgency of sending token t on arc a (module documentation).
     pub urgency: &'a dyn Fn(usize, usize) -> f64,
 }
@@ -354,6 +356,7 @@ fn list_schedule(
                     network: &inst.network,
                     channel: &channel,
                     holds: &holds,
+                    missing: &missing,
                     urgency: &urgency,
                 })
             }
