@@ -1152,6 +1152,25 @@ fn solve_decides_one_point() {
     );
 }
 
+/// Gossip on `network` under H\* written as an instance into `dir`, and the schedule `method`
+/// gives it written beside it: the two paths and what `solve` printed.
+fn gossip_schedule(
+    dir: &std::path::Path,
+    network: &str,
+    method: &str,
+) -> (String, std::path::PathBuf, String) {
+    let inst = dir.join("gossip.toml");
+    let (code, toml, stderr) = run(&["gen", "gossip", "--network", network, "--rule", "H*"]);
+    assert_eq!(code, 0, "{stderr}");
+    std::fs::write(&inst, toml).unwrap();
+    let inst = inst.to_str().unwrap().to_string();
+    let greedy = dir.join("greedy.json");
+    let (code, stdout, stderr) =
+        run(&["solve", &inst, "--method", method, "--out", greedy.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    (inst, greedy, stdout)
+}
+
 /// The steps of a store-and-forward schedule file, each as a sorted list of transmissions.
 fn steps_of(file: &std::path::Path) -> Vec<Vec<serde_json::Value>> {
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
@@ -1175,15 +1194,8 @@ fn steps_of(file: &std::path::Path) -> Vec<Vec<serde_json::Value>> {
 #[test]
 fn the_four_by_eleven_mesh_completes_at_its_bound() {
     let dir = tempfile::tempdir().unwrap();
-    let inst = dir.path().join("mesh4x11.toml");
-    let (code, toml, stderr) = run(&["gen", "gossip", "--network", "mesh:4x11", "--rule", "H*"]);
-    assert_eq!(code, 0, "{stderr}");
-    std::fs::write(&inst, toml).unwrap();
-    let inst = inst.to_str().unwrap();
-    let greedy = dir.path().join("greedy.json");
-    let (code, stdout, stderr) =
-        run(&["solve", inst, "--method", "urgent-orbits", "--out", greedy.to_str().unwrap()]);
-    assert_eq!(code, 0, "{stderr}");
+    let (inst, greedy, stdout) = gossip_schedule(dir.path(), "mesh:4x11", "urgent-orbits");
+    let inst = inst.as_str();
     assert!(stdout.contains("length 27, lower bound 26"), "{stdout}");
     let witness = dir.path().join("witness.json");
     let args = ["--steps", "26", "--complete", greedy.to_str().unwrap(), "--keep", "21"];
@@ -1210,15 +1222,8 @@ fn the_four_by_eleven_mesh_completes_at_its_bound() {
 #[test]
 fn solve_completes_the_first_steps_of_a_schedule() {
     let dir = tempfile::tempdir().unwrap();
-    let inst = dir.path().join("mesh5.toml");
-    let (code, toml, stderr) = run(&["gen", "gossip", "--network", "mesh:5x5", "--rule", "H*"]);
-    assert_eq!(code, 0, "{stderr}");
-    std::fs::write(&inst, toml).unwrap();
-    let inst = inst.to_str().unwrap();
-    let greedy = dir.path().join("greedy.json");
-    let (code, stdout, stderr) =
-        run(&["solve", inst, "--method", "urgent-matching", "--out", greedy.to_str().unwrap()]);
-    assert_eq!(code, 0, "{stderr}");
+    let (inst, greedy, stdout) = gossip_schedule(dir.path(), "mesh:5x5", "urgent-matching");
+    let inst = inst.as_str();
     assert!(stdout.contains("length 16, lower bound 15"), "{stdout}");
     let greedy_file = greedy.to_str().unwrap();
     let witness = dir.path().join("witness.json");
