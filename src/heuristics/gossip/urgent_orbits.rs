@@ -129,9 +129,16 @@ struct Orbits<'a> {
     /// How many of its most urgent pairs an arc keeps: the group's order times the largest
     /// in-degree (module documentation, "Candidates").
     keep: usize,
-    /// The arcs of the representative channels (a channel orbit is named by its least channel),
-    /// found at the first step: the channels do not change.
-    representatives: OnceCell<Vec<usize>>,
+    /// The representative channels, found at the first step: the channels do not change.
+    representatives: OnceCell<Representatives>,
+}
+
+/// One channel per orbit (an orbit is named by its least channel).
+struct Representatives {
+    /// The arcs of the representative channels (both arcs of a link under H\*).
+    arcs: Vec<usize>,
+    /// The number of channel orbits.
+    orbits: usize,
 }
 
 impl Orbits<'_> {
@@ -141,7 +148,11 @@ impl Orbits<'_> {
         let StepView { network, channel, holds, urgency, .. } = *view;
         let arcs = network.arcs();
         let representatives = self.representatives.get_or_init(|| {
-            (0..arcs.len()).filter(|&a| self.images[a].iter().all(|&b| channel[b] >= channel[a])).collect()
+            let arcs: Vec<usize> = (0..arcs.len())
+                .filter(|&a| self.images[a].iter().all(|&b| channel[b] >= channel[a]))
+                .collect();
+            let orbits = arcs.iter().map(|&a| channel[a]).collect::<BTreeSet<_>>().len();
+            Representatives { arcs, orbits }
         });
         let graph = self.graph(view, holds, Some(urgency));
         let step = Lookahead { orbits: self, view, graph: &graph, representatives };
@@ -163,7 +174,7 @@ impl Orbits<'_> {
         let pair_orbit = |v: usize, t: usize| self.perms.iter().map(|p| (p[v], p[t])).min().unwrap_or((v, t));
         let (mut lefts, mut rights) = (HashMap::new(), HashMap::new());
         let mut graph = Graph::default();
-        for &a in self.representatives.get().into_iter().flatten() {
+        for &a in self.representatives.get().iter().flat_map(|r| &r.arcs) {
             let (u, v) = arcs[a];
             let mut offers: Vec<(f64, usize)> = (0..network.len())
                 .filter(|&t| holds(u, t) && !holds(v, t))
@@ -209,7 +220,7 @@ struct Lookahead<'a, 'v> {
     orbits: &'a Orbits<'a>,
     view: &'a StepView<'v>,
     graph: &'a Graph,
-    representatives: &'a [usize],
+    representatives: &'a Representatives,
 }
 
 impl Lookahead<'_, '_> {
@@ -240,12 +251,11 @@ impl Lookahead<'_, '_> {
         let matched = next.matching(&BTreeSet::new());
         let missing: usize =
             (0..n).map(|v| self.view.missing[v] - gained[v].len()).sum::<usize>() / self.orbits.perms.len();
-        let channels: BTreeSet<usize> = self.representatives.iter().map(|&a| self.view.channel[a]).collect();
-        let busy: BTreeSet<usize> = matched.iter().map(|&e| self.view.channel[next.carried[e].0]).collect();
-        if matched.len() >= channels.len().min(missing) {
+        if matched.len() >= self.representatives.orbits.min(missing) {
             return Vec::new();
         }
-        self.representatives.iter().copied().filter(|a| !busy.contains(&self.view.channel[*a])).collect()
+        let busy: BTreeSet<usize> = matched.iter().map(|&e| self.view.channel[next.carried[e].0]).collect();
+        self.representatives.arcs.iter().copied().filter(|a| !busy.contains(&self.view.channel[*a])).collect()
     }
 
     /// The heaviest maximum matching, then, while the next step would leave channels idle, the
