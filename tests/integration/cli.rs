@@ -770,6 +770,8 @@ fn the_frontier_gossip_certificates_verify() {
         ("gossip-mesh13x13-hstar", 91, ("mesh-combined", 97)),
         ("gossip-mesh14x14-hstar", 105, ("mesh-combined", 111)),
         ("gossip-mesh15x15-hstar", 120, ("mesh-combined", 127)),
+        ("gossip-mesh16x16-hstar", 136, ("mesh-combined", 143)),
+        ("gossip-mesh17x17-hstar", 153, ("mesh-combined", 161)),
     ] {
         let dir = format!("docs/results/{folder}");
         let (code, stdout, stderr) = run(&["verify", &dir]);
