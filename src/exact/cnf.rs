@@ -7,7 +7,7 @@
 //! - A linear constraint is then a pseudo-boolean constraint over these literals. One that says
 //!   "at most one" or "exactly one" of some literals (after negating those with a negative
 //!   coefficient: gossip's `got` and `hold` rows, every port and busy-channel row) gets the
-//!   at-most-one clauses themselves, pairwise up to [`PAIRWISE_MAX`] literals and by the ladder
+//!   at-most-one clauses themselves, pairwise up to 6 literals (`PAIRWISE_MAX`) and by the ladder
 //!   above, plus the clause of the literals for "exactly". Every other one goes to rustsat's
 //!   default encodings (a totalizer for cardinality constraints, a generalized totalizer for
 //!   weighted ones), `=` as both bounds. The totalizer spent auxiliary variables and clauses on
