@@ -1,6 +1,6 @@
 ; commsched exact model (SMT-LIB2)
 ; broadcast on fat-tree:4 under fat-tree, pipelined, horizon T = 6
-; 23 variables (23 boolean), 28 constraints
+; 23 variables (23 boolean), 20 constraints
 (set-logic QF_LIA)
 (declare-const h_v1_t2 Bool)
 (declare-const h_v1_t3 Bool)
@@ -42,14 +42,6 @@
 (assert (! (<= (+ (* (- 1) (ite h_v1_t2 1 0)) (ite x_1_2_t3 1 0) (ite x_1_3_t3 1 0)) 0) :named send_v1_t3))
 (assert (! (<= (+ (* (- 1) (ite h_v2_t4 1 0)) (ite x_2_3_t5 1 0)) 0) :named send_v2_t5))
 (assert (! (<= (+ (* (- 1) (ite h_v3_t4 1 0)) (ite x_3_2_t5 1 0)) 0) :named send_v3_t5))
-(assert (! (<= (+ (ite x_0_1_t1 1 0) (ite x_0_2_t1 1 0) (ite x_0_3_t1 1 0)) 1) :named cap_up_0_0_t1))
-(assert (! (<= (+ (ite x_0_1_t2 1 0) (ite x_0_2_t2 1 0) (ite x_0_3_t2 1 0)) 1) :named cap_up_0_0_t2))
-(assert (! (<= (+ (ite x_0_1_t3 1 0) (ite x_0_2_t3 1 0) (ite x_0_3_t3 1 0)) 1) :named cap_up_0_0_t3))
-(assert (! (<= (+ (ite x_1_2_t3 1 0) (ite x_1_3_t3 1 0)) 1) :named cap_up_0_1_t3))
-(assert (! (<= (+ (ite x_0_2_t3 1 0) (ite x_1_2_t3 1 0) (ite x_3_2_t5 1 0)) 1) :named cap_down_0_2_t6))
-(assert (! (<= (+ (ite x_0_3_t3 1 0) (ite x_1_3_t3 1 0) (ite x_2_3_t5 1 0)) 1) :named cap_down_0_3_t6))
-(assert (! (<= (+ (ite x_0_2_t3 1 0) (ite x_0_3_t3 1 0) (ite x_1_2_t3 1 0) (ite x_1_3_t3 1 0)) 2) :named cap_up_1_0_t4))
-(assert (! (<= (+ (ite x_0_2_t3 1 0) (ite x_0_3_t3 1 0) (ite x_1_2_t3 1 0) (ite x_1_3_t3 1 0)) 2) :named cap_down_1_1_t5))
 (assert (! (= (+ (ite x_0_1_t1 1 0) (ite x_0_1_t2 1 0) (ite x_0_1_t3 1 0) (ite x_0_1_t4 1 0) (ite x_0_1_t5 1 0) (ite x_0_2_t1 1 0) (ite x_0_2_t2 1 0) (ite x_0_2_t3 1 0) (ite x_0_3_t1 1 0) (ite x_0_3_t2 1 0) (ite x_0_3_t3 1 0) (ite x_1_2_t3 1 0) (ite x_1_3_t3 1 0) (ite x_2_3_t5 1 0) (ite x_3_2_t5 1 0)) 3) :named count))
 (assert (! (<= (+ (* (- 1) (ite h_v2_t4 1 0)) (ite h_v3_t4 1 0)) 0) :named left_first_v3_t4))
 (assert (! (<= (+ (* (- 1) (ite h_v2_t5 1 0)) (ite h_v3_t5 1 0)) 0) :named left_first_v3_t5))

@@ -30,14 +30,15 @@
 //! ([`encode::Variant::Restricted`]: gossip on a mesh or torus, restricted to schedules that
 //! send every token along shortest paths and that its rotations, if any, map to themselves;
 //! product, pipelined or in rounds where no channel binds, restricted to broadcasts that run
-//! backwards with index ranges) and the incumbent is above L, that model is asked for a
+//! backwards with index ranges; prefix, restricted to payloads that are aligned blocks or
+//! prefixes [0, x]) and the incumbent is above L, that model is asked for a
 //! witness at L first, with half of the time left. A witness there is an optimum certified by
 //! the bound; an infeasible or undecided answer is no evidence and the search goes on as above
 //! (`--no-symmetry` skips it). Mesh 6×6 under H\* is settled this way at GOS-1's 21 in seconds.
 //! When the search then stops at the size guard, the restricted model is bisected between L + 1
 //! and the best length for a shorter witness: a better upper bound, never a certificate
-//! (prefix on fat-tree:16 and :32, whose own model is too large: the sweeps of a reversible
-//! broadcast).
+//! (prefix on fat-tree:16 and :32, whose own model is too large: 17 steps on fat-tree:32 under
+//! w = n, where the best algorithm takes 19).
 //!
 //! **Relaxation first.** When the encoder knows a relaxation ([`encode::Encoder::relaxation`]:
 //! product and prefix reverse into a broadcast, pipelined, and in rounds where no channel

@@ -106,19 +106,6 @@ pub fn responsibilities(messages: &[Timed], n: usize) -> Result<Vec<Option<[usiz
 /// block crossed its down-channel in a step set by its LCA height; backwards, they all cross
 /// its up-channel in one step). The checker decides.
 pub fn reverse_broadcast(sends: &[FatTreeSend], n: usize, rounds: bool) -> Result<Vec<FatTreeSend>, String> {
-    sweeps(sends, n, false, rounds)
-}
-
-/// A prefix from a broadcast from P_0 on `fat-tree:n`: [`reverse_broadcast`] (the up-sweep),
-/// then the broadcast forwards again from step L + 1, each message whose responsibility is
-/// [lo, hi] carrying [0, lo − 1] (the down-sweep). Its sender holds that chain: the prefix
-/// before its own range (its own down-sweep receipt, or a_0 at P_0) and the ranges below lo
-/// that the up-sweep brought it. P_i then forms [0, i]; the length is 2L.
-pub fn prefix_sweeps(sends: &[FatTreeSend], n: usize, rounds: bool) -> Result<Vec<FatTreeSend>, String> {
-    sweeps(sends, n, true, rounds)
-}
-
-fn sweeps(sends: &[FatTreeSend], n: usize, down: bool, rounds: bool) -> Result<Vec<FatTreeSend>, String> {
     let timed: Vec<Timed> =
         sends.iter().map(|s| Timed { sent: s.step, arrived: s.arrival(), from: s.from, to: s.to }).collect();
     let ranges = responsibilities(&timed, n)?;
@@ -130,14 +117,13 @@ fn sweeps(sends: &[FatTreeSend], n: usize, down: bool, rounds: bool) -> Result<V
         *end = (*end).max(t.arrived);
     }
     let end = |t: &Timed| round_end.get(&t.sent).copied().unwrap_or(t.arrived);
-    let mut out = Vec::with_capacity(2 * sends.len());
-    for (t, range) in timed.iter().zip(ranges) {
-        let Some([lo, hi]) = range else { continue };
-        out.push(FatTreeSend { step: last + 1 - end(t), from: t.to, to: t.from, payload: [lo, hi] });
-        if down {
-            out.push(FatTreeSend { step: last + t.sent, from: t.from, to: t.to, payload: [0, lo - 1] });
-        }
-    }
+    let mut out: Vec<FatTreeSend> = timed
+        .iter()
+        .zip(ranges)
+        .filter_map(|(t, range)| {
+            range.map(|payload| FatTreeSend { step: last + 1 - end(t), from: t.to, to: t.from, payload })
+        })
+        .collect();
     out.sort_by_key(|s| (s.step, s.from, s.to));
     Ok(out)
 }
@@ -167,25 +153,6 @@ mod tests {
         assert_eq!(
             reverse_broadcast(&halving(), 4, false).unwrap(),
             vec![carrying(1, 1, 0, [1, 1]), carrying(1, 3, 2, [3, 3]), carrying(3, 2, 0, [2, 3])]
-        );
-    }
-
-    /// The same broadcast as a prefix: the up-sweep above, then from step 7 the broadcast
-    /// again, P_0 → P_2 carrying [0, 1] (P_2's range starts at 2) and P_0 → P_1 carrying [0, 0],
-    /// P_2 → P_3 carrying [0, 2] (formed from [0, 1] and its own a_2).
-    #[test]
-    fn the_sweeps_of_a_broadcast_are_a_prefix() {
-        let sent = carrying;
-        assert_eq!(
-            prefix_sweeps(&halving(), 4, false).unwrap(),
-            vec![
-                sent(1, 1, 0, [1, 1]),
-                sent(1, 3, 2, [3, 3]),
-                sent(3, 2, 0, [2, 3]),
-                sent(7, 0, 2, [0, 1]),
-                sent(11, 0, 1, [0, 0]),
-                sent(11, 2, 3, [0, 2]),
-            ]
         );
     }
 

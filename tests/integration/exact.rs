@@ -535,13 +535,14 @@ fn fat_tree_product_optimum_is_the_broadcasts_up_to_thirty_two_processors() {
 /// Prefix on fat-tree:16 under w = log n + 1 (`002/fattree16-prefix-logplus1`): its own model is
 /// over the size guard, so the search reports bounds. The broadcast relaxation gives 12 (the
 /// closed-form bounds 11), then the knowledge relaxation is infeasible at 12 and feasible at 13,
-/// so the lower end is 13, one above the broadcast. The upper end is the restricted model's
-/// shortest witness, the two sweeps of a reversible broadcast of length 12, checked: 24,
-/// against the paper's prefix (40), which is the incumbent handed in. CaDiCaL decides the
+/// so the lower end is 13, one above the broadcast. The restricted model (aligned payloads) is
+/// left out (`symmetric: false`): its witnesses are tested on their own
+/// (`exact::encode::fat_tree::aligned`), and its probes would share the time budget, so the
+/// upper end stays the incumbent handed in, the paper's prefix (40). CaDiCaL decides the
 /// knowledge model at 12 in 20–50 s; z3 left it undecided after 600 s, so this runs on SAT.
 #[cfg(feature = "sat")]
 #[test]
-fn fat_tree_prefix_on_sixteen_processors_is_bounded_by_knowledge_and_by_the_sweeps() {
+fn fat_tree_prefix_on_sixteen_processors_is_bounded_by_knowledge() {
     let inst = commsched::spec::io::load_instance(
         &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("instances/002/fattree16-prefix-logplus1.toml"),
@@ -553,10 +554,10 @@ fn fat_tree_prefix_on_sixteen_processors_is_bounded_by_knowledge_and_by_the_swee
     let incumbent =
         commsched::checker::accept(&inst, paper, commsched::checker::Producer::Algorithm("prefix")).unwrap();
     assert_eq!(incumbent.length(), 40);
-    match exact::solve(&inst, BackendKind::Sat, &SolveOptions::default(), &bounds, Some(incumbent)).unwrap() {
+    let options = SolveOptions { symmetric: false, ..SolveOptions::default() };
+    match exact::solve(&inst, BackendKind::Sat, &options, &bounds, Some(incumbent)).unwrap() {
         Outcome::Bounds { lower, upper: Some(upper), stop: StopReason::SizeGuard { .. } } => {
-            assert_eq!(lower, 13);
-            assert_eq!(checked_length(&inst, upper.schedule()), 24);
+            assert_eq!((lower, checked_length(&inst, upper.schedule())), (13, 40));
         }
         other => panic!("{other:?}"),
     }

@@ -18,7 +18,7 @@ pub mod total_exchange;
 use super::BackendKind;
 use super::ir::{Linear, Program, Sense, VarId};
 use crate::error::{Error, Result};
-use crate::spec::reversal::{prefix_sweeps, reverse_broadcast};
+use crate::spec::reversal::reverse_broadcast;
 use crate::spec::{
     Applicability, Control, ControlKind, FatTreeSend, Instance, Node, Schedule, Start, Transmission,
 };
@@ -51,6 +51,17 @@ pub enum Event {
     },
     /// Fat-tree: one send.
     Send(FatTreeSend),
+    /// Fat-tree, with the payload apart from the send ([`fat_tree::aligned`]): the message that
+    /// `to` receives at the end of step `arrival` carries `payload`, in place of its
+    /// [`Event::Send`]'s placeholder.
+    Carries {
+        /// Receiver.
+        to: usize,
+        /// The step at whose end it arrives.
+        arrival: u64,
+        /// The range it carries.
+        payload: [usize; 2],
+    },
 }
 
 /// Which [`Schedule`] variant a model's answers decode into.
@@ -75,13 +86,10 @@ pub enum Shape {
     /// [`Schedule::FatTree`] from [`Event::Send`]s.
     FatTree,
     /// [`Schedule::FatTree`]: a broadcast from [`Event::Send`]s on `fat-tree:processors`, run
-    /// backwards into a product ([`crate::spec::reversal::reverse_broadcast`]), or, with
-    /// `prefix`, then forwards again into a prefix ([`crate::spec::reversal::prefix_sweeps`]).
+    /// backwards into a product ([`crate::spec::reversal::reverse_broadcast`]).
     ReversedBroadcast {
         /// N.
         processors: usize,
-        /// Whether the down-sweep follows.
-        prefix: bool,
         /// Whether the broadcast is in rounds (each reversed round leaves in its first step).
         rounds: bool,
     },
@@ -145,17 +153,25 @@ impl Encoding {
                 }
             }
             Shape::FatTree | Shape::ReversedBroadcast { .. } => {
-                let mut sends: Vec<FatTreeSend> = set
-                    .map(|event| match event {
-                        Event::Send(s) => s,
+                let (mut sends, mut carried) = (Vec::new(), std::collections::BTreeMap::new());
+                for event in set {
+                    match event {
+                        Event::Send(s) => sends.push(s),
+                        Event::Carries { to, arrival, payload } => {
+                            carried.insert((to, arrival), payload);
+                        }
                         other => panic!("{other:?} in a fat-tree model"),
-                    })
-                    .collect();
+                    }
+                }
+                for s in &mut sends {
+                    if let Some(&payload) = carried.get(&(s.to, s.arrival() as u64)) {
+                        s.payload = payload;
+                    }
+                }
                 sends.sort_by_key(|s| (s.step, s.from, s.to));
-                if let Shape::ReversedBroadcast { processors, prefix, rounds } = self.shape {
+                if let Shape::ReversedBroadcast { processors, rounds } = self.shape {
                     // The model keeps only broadcasts that reverse: a refusal is an encoder bug.
-                    let run = if prefix { prefix_sweeps } else { reverse_broadcast };
-                    sends = run(&sends, processors, rounds)
+                    sends = reverse_broadcast(&sends, processors, rounds)
                         .unwrap_or_else(|reason| panic!("a reversible broadcast did not reverse: {reason}"));
                 }
                 Schedule::FatTree(sends)

@@ -55,7 +55,7 @@
 //!
 
 use super::reversal::Reversal;
-use super::{KNOWLEDGE, Traffic, Tree, knowledge::RANGE_PAYLOADS};
+use super::{KNOWLEDGE, Traffic, Tree, aligned::ALIGNED, knowledge::RANGE_PAYLOADS};
 use crate::exact::encode::time_expanded::span;
 use crate::exact::encode::{Encoder, Encoding, Event, Relaxation, Variant, Variants};
 use crate::exact::ir::{Linear, Program, Sense, VarId};
@@ -88,8 +88,7 @@ impl FatTreeCombine {
             Problem::Prefix => (0..n).map(|i| Some((0, i))).collect(),
             _ => (0..n).map(|i| (i == 0).then_some((0, n - 1))).collect(),
         };
-        let prefix = matches!(instance.problem, Problem::Prefix);
-        let reversal = Reversal::of(instance, &tree, prefix);
+        let reversal = Reversal::of(instance, &tree);
         Self { tree, goals, reversal, cuts: true }
     }
 
@@ -99,13 +98,13 @@ impl FatTreeCombine {
     }
 
     /// Every range of the indices 0..N−1.
-    fn ranges(&self) -> impl Iterator<Item = Range> + '_ {
+    pub(super) fn ranges(&self) -> impl Iterator<Item = Range> + '_ {
         let n = self.tree.n;
         (0..n).flat_map(move |lo| (lo..n).map(move |hi| (lo, hi)))
     }
 
     /// The end of the first step at which v can form r: every a_i of r must have reached v.
-    fn ready(v: usize, (lo, hi): Range) -> u64 {
+    pub(super) fn ready(v: usize, (lo, hi): Range) -> u64 {
         (lo..=hi).filter(|&i| i != v).map(|i| Tree::arrival_from_start(i, v)).max().unwrap_or(0)
     }
 
@@ -163,10 +162,16 @@ impl Encoder for FatTreeCombine {
         None // every capacity is at least 1: the reversed naive broadcast exists (FT-23)
     }
 
-    /// The restricted model by reversal ([`super::reversal`]), the knowledge relaxations
+    /// The restricted models: aligned payloads for prefix ([`super::aligned`]), broadcasts
+    /// that run backwards for product ([`super::reversal`]); the knowledge relaxations
     /// ([`super::knowledge`]).
     fn variants(&self) -> Variants {
-        Variants { restricted: self.reversal.as_ref().map(Reversal::restriction), relaxed: &KNOWLEDGE }
+        let restricted = if self.prefix() {
+            Some(ALIGNED.into())
+        } else {
+            self.reversal.as_ref().map(|_| super::reversal::RESTRICTION.into())
+        };
+        Variants { restricted, relaxed: &KNOWLEDGE }
     }
 
     /// The model's sends alone.
@@ -180,6 +185,7 @@ impl Encoder for FatTreeCombine {
     fn variables(&self, horizon: u64, variant: Variant) -> usize {
         match variant {
             Variant::Full => self.model_variables(horizon),
+            Variant::Restricted if self.prefix() => self.aligned_variables(horizon),
             Variant::Restricted => self.reversal.as_ref().map_or(0, |r| r.variables(horizon)),
             Variant::Relaxed(which) => self.knowledge_variables(horizon, which == RANGE_PAYLOADS),
         }
@@ -188,6 +194,7 @@ impl Encoder for FatTreeCombine {
     fn encode(&self, horizon: u64, variant: Variant) -> Option<Encoding> {
         match variant {
             Variant::Full => Some(self.model(horizon)),
+            Variant::Restricted if self.prefix() => Some(self.aligned(horizon)),
             Variant::Restricted => self.reversal.as_ref()?.encode(horizon),
             Variant::Relaxed(which) => {
                 (which < KNOWLEDGE.len()).then(|| self.knowledge(horizon, which == RANGE_PAYLOADS))
@@ -272,6 +279,45 @@ impl FatTreeCombine {
     }
 }
 
+/// Adds to `ways` the chain of [lo, m] then [m + 1, hi] at v and τ, given what forms each
+/// part (neither a constant 0): the other part where one is a constant 1, else
+/// `p_v{v}_r{lo}_{m}_{hi}_t{τ}` with its `first` and `last` rows (module documentation).
+pub(super) fn add_chain(
+    model: &mut Program,
+    ways: &mut Linear,
+    (v, tau): (usize, u64),
+    (lo, m, hi): (usize, usize, usize),
+    first: &Linear,
+    last: &Linear,
+) {
+    if first.constant() == Some(1) {
+        ways.add_all(last);
+    } else if last.constant() == Some(1) {
+        ways.add_all(first);
+    } else {
+        let p = model.bool_var(format!("p_v{v}_r{lo}_{m}_{hi}_t{tau}"));
+        for (side, lin) in [("first", first), ("last", last)] {
+            let mut row = Linear::sum(&[p]);
+            row.add_scaled(-1, lin);
+            model.constrain(format!("{side}_v{v}_r{lo}_{m}_{hi}_t{tau}"), &row, Sense::Le, 0);
+        }
+        ways.add(1, p);
+    }
+}
+
+/// f(v, r, τ) from its `ways`: the constant 0 where there is none, else
+/// `f_v{v}_r{lo}_{hi}_t{τ}` with the `form` row f ≤ Σ ways (module documentation).
+pub(super) fn form_var(model: &mut Program, (v, tau): (usize, u64), (lo, hi): Range, ways: Linear) -> Linear {
+    if ways.constant() == Some(0) {
+        return ways;
+    }
+    let f = model.bool_var(format!("f_v{v}_r{lo}_{hi}_t{tau}"));
+    let mut row = Linear::sum(&[f]);
+    row.add_scaled(-1, &ways);
+    model.constrain(format!("form_v{v}_r{lo}_{hi}_t{tau}"), &row, Sense::Le, 0);
+    Linear::sum(&[f])
+}
+
 /// The `f` and `p` variables of [`FatTreeCombine`], built on demand (module documentation).
 struct Forms<'a> {
     received: &'a BTreeMap<(usize, Range), Vec<(u64, VarId)>>,
@@ -312,29 +358,9 @@ impl Forms<'_> {
                 if first.constant() == Some(0) {
                     continue;
                 }
-                if first.constant() == Some(1) {
-                    ways.add_all(&last);
-                } else if last.constant() == Some(1) {
-                    ways.add_all(&first);
-                } else {
-                    let p = model.bool_var(format!("p_v{v}_r{lo}_{m}_{hi}_t{tau}"));
-                    for (side, lin) in [("first", &first), ("last", &last)] {
-                        let mut row = Linear::sum(&[p]);
-                        row.add_scaled(-1, lin);
-                        model.constrain(format!("{side}_v{v}_r{lo}_{m}_{hi}_t{tau}"), &row, Sense::Le, 0);
-                    }
-                    ways.add(1, p);
-                }
+                add_chain(model, &mut ways, (v, tau), (lo, m, hi), &first, &last);
             }
-            if ways.constant() == Some(0) {
-                ways
-            } else {
-                let f = model.bool_var(format!("f_v{v}_r{lo}_{hi}_t{tau}"));
-                let mut row = Linear::sum(&[f]);
-                row.add_scaled(-1, &ways);
-                model.constrain(format!("form_v{v}_r{lo}_{hi}_t{tau}"), &row, Sense::Le, 0);
-                Linear::sum(&[f])
-            }
+            form_var(model, (v, tau), r, ways)
         };
         self.memo.insert((v, r, tau), lin.clone());
         lin

@@ -15,7 +15,9 @@
 //! - [`combine`]: product and prefix with index-range payloads ([`FatTreeCombine`]), and the
 //!   cuts that delete the messages no schedule needs;
 //! - [`reversal`]: the product and prefix by time reversal: the broadcast as their
-//!   relaxation, and reversible broadcasts as their restricted model;
+//!   relaxation, and reversible broadcasts as the product's restricted model;
+//! - [`aligned`]: the prefix's restricted model, whose payloads are aligned blocks and
+//!   prefixes, with the sender and the payload of each receipt as separate variables;
 //! - [`knowledge`]: the knowledge relaxations, the relaxed models of product and prefix.
 //!
 //! This module holds what they share: the fat-tree (`Tree`) and its messages (`Traffic`), with
@@ -33,6 +35,7 @@
 //! half of the round rule (one receipt per processor and round) holds already: each processor
 //! receives once.
 
+pub mod aligned;
 pub mod broadcast;
 pub mod combine;
 pub mod knowledge;
@@ -134,6 +137,7 @@ impl Tree {
     fn arrival(event: &Event) -> Option<u64> {
         match *event {
             Event::Send(s) => Some(s.step as u64 + Self::flight(s.from, s.to)),
+            Event::Carries { arrival, .. } => Some(arrival),
             _ => None,
         }
     }
@@ -210,7 +214,13 @@ impl Traffic {
     }
 
     /// `cap`: per channel and step, the messages crossing it number at most its capacity.
+    /// None where no channel can bind ([`crate::bounds::fat_tree::channels_never_bind`]): the
+    /// processor rule keeps every channel within 2^k ≤ w(2^k) then, and a totalizer over every
+    /// message that might cross a channel only slows the solver.
     fn constrain_capacities(&self, model: &mut Program, tree: &Tree) {
+        if tree.caps.iter().enumerate().all(|(k, &w)| w >= 1 << k) {
+            return;
+        }
         for ((k, c, t), xs) in &self.load {
             if xs.len() as u64 > tree.caps[*k] {
                 let dir = if c % 2 == 1 { "up" } else { "down" };

@@ -19,15 +19,12 @@
 //!   ([`crate::bounds::fat_tree::channels_never_bind`]). Where channels bind, a reversed
 //!   round may not be one (what entered a block in several steps leaves it in one), and
 //!   neither model is used.
-//! - **Restriction ([`Variant::Restricted`]): broadcasts that run backwards.** Backwards, a
-//!   broadcast is a product with a non-commutative ⋆ when every processor's subtree in the
-//!   tree of first receipts is an index range: P_v sends its subtree's range once all its
-//!   children's ranges have arrived. Forwards again after that, each message carrying the
-//!   prefix before its range, it is a prefix of twice its length (the sweeps of
-//!   [`crate::spec::reversal::prefix_sweeps`]; the prefix's restricted model at T is the
-//!   broadcast's at ⌊T/2⌋). The model is the broadcast model ([`super::broadcast`])
-//!   without `left_first` (a swap of two children breaks ranges) plus `d_{u}_{v}` ∈ {0,1} for
-//!   u, v ≠ 0 (u is a proper ancestor of v; P_0 is everyone's) and
+//! - **Restriction ([`Variant::Restricted`], product only): broadcasts that run backwards.**
+//!   Backwards, a broadcast is a product with a non-commutative ⋆ when every processor's
+//!   subtree in the tree of first receipts is an index range: P_v sends its subtree's range
+//!   once all its children's ranges have arrived. The model is the broadcast model
+//!   ([`super::broadcast`]) without `left_first` (a swap of two children breaks ranges) plus
+//!   `d_{u}_{v}` ∈ {0,1} for u, v ≠ 0 (u is a proper ancestor of v; P_0 is everyone's) and
 //!   `ancestor_parent`: x(u, v, ·) ⇒ d(u, v); `ancestor_down`/`ancestor_up`: when w ≠ u sends
 //!   v its value, d(u, v) = d(u, w) (so d is exactly the ancestry, by induction on the step in
 //!   which v gets the value); `range`: d(u, v) ⇒ d(u, w) for the w next to v towards u (every
@@ -36,11 +33,13 @@
 //!
 //! The search certifies the broadcast first and asks the restricted model for a witness at
 //! its optimum: at N = 16 and 32, under w = 1, log n + 1 and n, there is one every time, so the
-//! product's optimum is the broadcast's (docs/results.md, "Fat-tree exact optima"). For prefix the sweeps
-//! only bound the optimum from above. In rounds under w = n the broadcast's round-model optimum
-//! is already a bound of the instance's own (`bounds::fat_tree`), which the product algorithm's
-//! 20 meets on fat-tree:16; on fat-tree:32 (26) the restricted model found nothing shorter
-//! than 28 in 12 minutes.
+//! product's optimum is the broadcast's (docs/results.md, "Fat-tree exact optima"). In rounds
+//! under w = n the broadcast's round-model optimum is already a bound of the instance's own
+//! (`bounds::fat_tree`), which the product algorithm's 20 meets on fat-tree:16; on fat-tree:32
+//! (26) the restricted model found nothing shorter than 28 in 12 minutes. Prefix has a
+//! restricted model of its own, aligned payloads ([`super::combine`]): the up- and down-sweeps
+//! of a reversible broadcast, twice its length, which this module used to give it, are never
+//! shorter than `prefix-fenwick-pieces` on the fat-trees measured.
 //!
 
 use super::{FatTreeBroadcast, Traffic, Tree};
@@ -49,15 +48,16 @@ use crate::exact::ir::{Linear, Program, Sense, VarId};
 use crate::spec::{Instance, Model, Problem};
 use std::collections::BTreeMap;
 
+/// The schedules of the product's restricted model, in words.
+pub(super) const RESTRICTION: &str = "broadcasts run backwards, each subtree an index range";
+
 /// The models of a product or prefix by time reversal (module documentation), where reversal
 /// keeps the rules: pipelined, and in rounds where no channel binds.
 pub(super) struct Reversal {
-    /// The restricted model: the broadcasts that run backwards.
+    /// The product's restricted model: the broadcasts that run backwards.
     broadcasts: FatTreeBroadcast,
     /// The broadcast on the same fat-tree.
     relaxation: Option<Relaxation>,
-    /// Whether the instance is a prefix (else a product).
-    prefix: bool,
     /// How the restricted model's answers decode.
     shape: Shape,
 }
@@ -65,7 +65,7 @@ pub(super) struct Reversal {
 impl Reversal {
     /// The reversal of the product or prefix `instance` on `tree`, or `None` where a reversed
     /// round need not be a round.
-    pub(super) fn of(instance: &Instance, tree: &Tree, prefix: bool) -> Option<Self> {
+    pub(super) fn of(instance: &Instance, tree: &Tree) -> Option<Self> {
         let reverses = !tree.rounds
             || matches!(&instance.model, Model::FatTree { capacity, .. }
                 if crate::bounds::fat_tree::channels_never_bind(tree.n as u64, capacity));
@@ -82,8 +82,8 @@ impl Reversal {
         )
         .ok()
         .map(|instance| Relaxation { name: "the broadcast it reverses into (FT-24)", instance });
-        let shape = Shape::ReversedBroadcast { processors: tree.n, prefix, rounds: tree.rounds };
-        Some(Self { broadcasts: FatTreeBroadcast::reversible(tree.clone()), relaxation, prefix, shape })
+        let shape = Shape::ReversedBroadcast { processors: tree.n, rounds: tree.rounds };
+        Some(Self { broadcasts: FatTreeBroadcast::reversible(tree.clone()), relaxation, shape })
     }
 
     /// The broadcast the instance reverses into.
@@ -91,32 +91,16 @@ impl Reversal {
         self.relaxation.as_ref()
     }
 
-    /// The schedules of the restricted model, in words.
-    pub(super) fn restriction(&self) -> String {
-        if self.prefix {
-            "the up- and down-sweeps of a broadcast whose every subtree is an index range".into()
-        } else {
-            "broadcasts run backwards, each subtree an index range".into()
-        }
-    }
-
-    /// The horizon of the reversible broadcast behind a restricted witness of length ≤ `horizon`:
-    /// the product is the broadcast backwards, the prefix that and the broadcast again.
-    fn broadcast_horizon(&self, horizon: u64) -> u64 {
-        if self.prefix { horizon / 2 } else { horizon }
-    }
-
-    /// The variables of the restricted model at `horizon`.
+    /// The variables of the product's restricted model at `horizon`.
     pub(super) fn variables(&self, horizon: u64) -> usize {
-        self.broadcasts.variables(self.broadcast_horizon(horizon), Variant::Full)
+        self.broadcasts.variables(horizon, Variant::Full)
     }
 
-    /// The restricted model at `horizon`: the reversible broadcasts at `horizon` decoded
-    /// backwards into products; for prefix, those at ⌊horizon / 2⌋ decoded into their two
-    /// sweeps.
+    /// The product's restricted model at `horizon`: the reversible broadcasts at `horizon`,
+    /// decoded backwards into products.
     pub(super) fn encode(&self, horizon: u64) -> Option<Encoding> {
-        let encoding = self.broadcasts.encode(self.broadcast_horizon(horizon), Variant::Full)?;
-        Some(Encoding { shape: self.shape, horizon, ..encoding })
+        let encoding = self.broadcasts.encode(horizon, Variant::Full)?;
+        Some(Encoding { shape: self.shape, ..encoding })
     }
 }
 
@@ -182,8 +166,7 @@ mod tests {
     /// fat-tree:4 and fat-tree:8 under w = 1, log n + 1 and n, and in rounds under w = n: it is
     /// feasible at the broadcast's optimum (5 and 8; in rounds 6 and 12), every `d` of its
     /// solution is the ancestry of the decoded broadcast's tree, and the decoded product is
-    /// accepted by the checker with that length; the prefix's restricted model at twice it
-    /// decodes into a checked prefix of twice it. In rounds where channels bind there is none.
+    /// accepted by the checker with that length. In rounds where channels bind there is none.
     #[test]
     fn reversible_broadcasts_reach_the_broadcast_optimum_and_decode_to_products() {
         use crate::checker::{Producer, accept};
@@ -222,20 +205,6 @@ mod tests {
             }
             let checked = accept(&product, encoding.decode(values), Producer::Exact("test")).unwrap();
             assert_eq!(checked.length(), optimum, "N = {n}, {capacity}");
-            // The prefix's restricted model at 2T is the same broadcast model at T, and its
-            // witness decodes into the two sweeps.
-            let prefix = Instance { problem: Problem::Prefix, ..product.clone() };
-            let encoder = FatTreeCombine::new(&prefix);
-            let encoding = encoder.encode(2 * optimum, Variant::Restricted).unwrap();
-            assert_eq!(encoding.model.variables.len(), encoder.variables(2 * optimum, Variant::Restricted));
-            let BackendAnswer::Feasible(assignment) =
-                backend.solve(&encoding.model, &Limits::default()).unwrap()
-            else {
-                panic!("N = {n}, {capacity}: no reversible broadcast of length {optimum}");
-            };
-            let checked =
-                accept(&prefix, encoding.decode(&assignment.values), Producer::Exact("test")).unwrap();
-            assert_eq!(checked.length(), 2 * optimum, "prefix, N = {n}, {capacity}");
         }
         // Where channels bind, a reversed round need not be a round: no restricted model.
         for capacity in ["const:1", "log+1"] {
