@@ -105,6 +105,8 @@ struct Tree {
     levels: usize,
     /// w(2^k) for k = 0..log N − 1: the capacity of the channels above a height-k node.
     caps: Vec<u64>,
+    /// Whether no channel can bind ([`crate::bounds::fat_tree::channels_never_bind`]).
+    unbound: bool,
     rounds: bool,
     description: String,
 }
@@ -113,13 +115,17 @@ impl Tree {
     fn new(instance: &Instance) -> Self {
         let n = instance.network.len();
         let levels = n.trailing_zeros() as usize;
-        let (caps, rounds) = match &instance.model {
-            Model::FatTree { capacity, rounds } => (capacity.per_height(n), *rounds),
-            _ => (vec![1; levels], false), // the applicability admits fat-tree models only
+        let (caps, unbound, rounds) = match &instance.model {
+            Model::FatTree { capacity, rounds } => (
+                capacity.per_height(n),
+                crate::bounds::fat_tree::channels_never_bind(n as u64, capacity),
+                *rounds,
+            ),
+            _ => (vec![1; levels], false, false), // the applicability admits fat-tree models only
         };
         let description =
             format!("{} on {} under {}", instance.problem, instance.network, instance.model.class());
-        Self { n, levels, caps, rounds, description }
+        Self { n, levels, caps, unbound, rounds, description }
     }
 
     /// The steps a message from a to b takes: 2h(a, b) − 1.
@@ -214,11 +220,11 @@ impl Traffic {
     }
 
     /// `cap`: per channel and step, the messages crossing it number at most its capacity.
-    /// None where no channel can bind ([`crate::bounds::fat_tree::channels_never_bind`]): the
-    /// processor rule keeps every channel within 2^k ≤ w(2^k) then, and a totalizer over every
-    /// message that might cross a channel only slows the solver.
+    /// None where no channel can bind (`Tree::unbound`): the processor rule keeps every channel
+    /// within 2^k ≤ w(2^k) then, and a totalizer over every message that might cross a channel
+    /// only slows the solver.
     fn constrain_capacities(&self, model: &mut Program, tree: &Tree) {
-        if tree.caps.iter().enumerate().all(|(k, &w)| w >= 1 << k) {
+        if tree.unbound {
             return;
         }
         for ((k, c, t), xs) in &self.load {

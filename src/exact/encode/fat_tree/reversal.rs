@@ -45,7 +45,7 @@
 use super::{FatTreeBroadcast, Traffic, Tree};
 use crate::exact::encode::{Encoder, Encoding, Event, Relaxation, Shape, Variant};
 use crate::exact::ir::{Linear, Program, Sense, VarId};
-use crate::spec::{Instance, Model, Problem};
+use crate::spec::{Instance, Problem};
 use std::collections::BTreeMap;
 
 /// The schedules of the product's restricted model, in words.
@@ -66,10 +66,7 @@ impl Reversal {
     /// The reversal of the product or prefix `instance` on `tree`, or `None` where a reversed
     /// round need not be a round.
     pub(super) fn of(instance: &Instance, tree: &Tree) -> Option<Self> {
-        let reverses = !tree.rounds
-            || matches!(&instance.model, Model::FatTree { capacity, .. }
-                if crate::bounds::fat_tree::channels_never_bind(tree.n as u64, capacity));
-        if !reverses {
+        if tree.rounds && !tree.unbound {
             return None;
         }
         let relaxation = Instance::new(
