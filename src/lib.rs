@@ -31,6 +31,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod bandwidth;
 pub mod bounds;
 pub mod certify;
 pub mod checker;

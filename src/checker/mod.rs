@@ -9,6 +9,7 @@ pub mod bufferless;
 pub mod collective;
 pub mod fat_tree;
 pub mod itinerary;
+pub mod packing;
 pub mod store_forward;
 
 use crate::error::{Error, Result};

@@ -74,6 +74,13 @@ impl Format {
     }
 }
 
+/// `solve --model`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ModelArg {
+    /// The bandwidth (fluid) model of allgather, reduce-scatter and allreduce at scale.
+    Bandwidth,
+}
+
 /// Exact backends on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum BackendArg {
@@ -133,14 +140,25 @@ pub enum Command {
         /// Instance file (TOML).
         instance: PathBuf,
     },
-    /// Produce a schedule with an algorithm or the exact layer, check it and report it.
+    /// Produce a schedule with an algorithm or the exact layer, check it and report it. With
+    /// `--model bandwidth`: the certified bandwidth optimum of a collective (allgather,
+    /// reduce-scatter, allreduce) on `--network`, a tree packing and a tight cut.
     Solve {
-        /// Instance file (TOML).
+        /// Instance file (TOML); with --model bandwidth, the collective.
         instance: PathBuf,
         /// An algorithm as its paper names it (see `commsched list`), or `ilp`, `smt`, `sat`,
-        /// `exact` (the default backend).
+        /// `exact` (the default backend). Not with --model bandwidth.
         #[arg(long)]
-        method: String,
+        method: Option<String>,
+        /// The bandwidth model (docs/spec.md §3.5): every shard along weighted trees, time per
+        /// shard the most loaded link's load over its bandwidth; the answer is certified by a
+        /// cut.
+        #[arg(long, value_enum)]
+        model: Option<ModelArg>,
+        /// With --model bandwidth: the machine (ndv2x4, rail:16x8, torus3d:4x4x4, dgx1, a
+        /// node-link JSON file, ...).
+        #[arg(long)]
+        network: Option<String>,
         /// Exact-solve limits.
         #[command(flatten)]
         limits: Limits,

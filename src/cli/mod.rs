@@ -4,6 +4,7 @@
 //! unassessable (their rows carry the error).
 
 pub mod args;
+mod bandwidth;
 mod bench;
 mod bounds;
 mod check;
@@ -58,6 +59,27 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Bounds { instance } => bounds::bounds(&instance, format, &mut out),
         Command::Solve {
             instance,
+            model: Some(args::ModelArg::Bandwidth),
+            network,
+            limits,
+            out: file,
+            certificate,
+            method,
+            steps,
+            ..
+        } => {
+            let args = bandwidth::Args {
+                collective: &instance.display().to_string(),
+                network: network.as_deref(),
+                timeout: solve_options(&limits)?.timeout,
+                out: file.as_deref(),
+                certificate: certificate.as_deref(),
+            };
+            bandwidth::refuse_discrete_flags(method.as_deref(), steps)?;
+            bandwidth::solve(&args, format, &mut out)
+        }
+        Command::Solve {
+            instance,
             method,
             limits,
             out: file,
@@ -67,6 +89,8 @@ pub fn run(cli: Cli) -> Result<u8> {
             incumbent,
             complete,
             keep,
+            network,
+            ..
         } => {
             if incumbent.is_some() {
                 return Err(InputError::new(
@@ -78,6 +102,7 @@ pub fn run(cli: Cli) -> Result<u8> {
             }
             let files = (file.as_deref(), certificate.as_deref());
             let question = decide::Question { steps, rounds, complete: complete.as_deref().zip(keep) };
+            let method = required_method(method, network.as_deref())?;
             decide::decide(&instance, &method, question, &limits, files, format, &mut out)
         }
         Command::Topology { network, out: svg } => {
@@ -96,13 +121,22 @@ pub fn run(cli: Cli) -> Result<u8> {
             decide::pareto(&args, format, &mut out)
         }
         Command::Solve {
-            instance, method, limits, out: file, certificate, incumbent, steps: None, ..
+            instance,
+            method,
+            limits,
+            out: file,
+            certificate,
+            incumbent,
+            network,
+            steps: None,
+            ..
         } => {
             let files = solve::SolveFiles {
                 out: file.as_deref(),
                 certificate: certificate.as_deref(),
                 incumbent: incumbent.as_deref(),
             };
+            let method = required_method(method, network.as_deref())?;
             solve::solve(&instance, &method, &limits, files, format, &mut out)
         }
         Command::Verify { dir } => verify::verify(&dir, &mut out),
@@ -172,6 +206,27 @@ pub fn run(cli: Cli) -> Result<u8> {
             sweep::run(&capacities, max_log, cli.max_nodes, &dir, &mut out)
         }
     }
+}
+
+/// `solve`'s `--method`, which every model but the bandwidth model needs; `--network` belongs to
+/// the bandwidth model (an instance file names its own network).
+fn required_method(method: Option<String>, network: Option<&str>) -> Result<String> {
+    if network.is_some() {
+        return Err(InputError::new(
+            "<flags>",
+            "--network",
+            "goes with --model bandwidth; an instance file names its network (`commsched gen` writes one)",
+        )
+        .into());
+    }
+    method.ok_or_else(|| {
+        InputError::new(
+            "<flags>",
+            "--method",
+            "is required: an algorithm (see `commsched list`) or exact, ilp, smt, sat",
+        )
+        .into()
+    })
 }
 
 /// Refuses a `--format` a command cannot honour, naming the flag: `csv` is a report table,

@@ -11,6 +11,7 @@ macro_rules! snapshot {
     };
 }
 
+mod bandwidth;
 mod bounds;
 mod bufferless_exact;
 mod catalogue;

@@ -26,6 +26,8 @@ use crate::spec::{Instance, InstanceFile};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
+pub mod packing;
+
 /// The instance file of a folder.
 pub const INSTANCE: &str = "instance.toml";
 /// The witness schedule of a folder.
@@ -94,11 +96,11 @@ pub struct Manifest {
     pub solve_seconds: f64,
 }
 
-fn io_error(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
+pub(crate) fn io_error(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
     move |source| Error::Io { path: path.display().to_string(), source }
 }
 
-fn entry(dir: &Path, name: &str) -> Result<FileEntry> {
+pub(crate) fn entry(dir: &Path, name: &str) -> Result<FileEntry> {
     let path = dir.join(name);
     let (sha256, bytes) = sha256::file_digest(&path).map_err(io_error(&path))?;
     Ok(FileEntry { name: name.into(), sha256, bytes })
@@ -271,6 +273,9 @@ fn trim_proof(dir: &Path) -> Result<()> {
 /// Re-checks a folder. Returns what failed, one line each; an empty list means the folder is a
 /// valid certificate. Only a file system error reading the folder itself is an `Err`.
 pub fn verify(dir: &Path) -> Vec<String> {
+    if packing::is_packing_folder(dir) {
+        return packing::verify(dir);
+    }
     inspect(dir, Producer::User(SCHEDULE.into())).0
 }
 

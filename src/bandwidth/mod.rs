@@ -1,0 +1,171 @@
+//! The bandwidth model's optimiser (docs/spec.md §3.2, §7.3): the least time per shard of
+//! allgather, reduce-scatter and allreduce on a fabric, with the pair that proves it, a packing
+//! of weighted trees and a cut of every phase whose bound the packing's time meets. Polynomial:
+//! max-flows only (Zhao & Krishnamurthy, arXiv 2305.18461; ForestColl, arXiv 2402.06787).
+//!
+//! Per phase (an allgather's out-trees on the fabric; a reduce-scatter's in-trees as out-trees on
+//! the reversed fabric): bandwidths become integers over their common denominator; the optimal
+//! cut, of ratio B/s in lowest terms, gives k = B / gcd(B, s) trees per root and scales every
+//! capacity by U = s / gcd(B, s) ([`rate`]); switches are split off ([`split`]); k out-trees per
+//! root are packed ([`branching`]). The packing goes through the checker, and only when its time
+//! equals the cuts' bound is it an optimum: nothing here is trusted.
+
+pub mod branching;
+pub mod flow;
+pub mod rate;
+pub mod split;
+
+use crate::checker::packing::{PackingMeasure, check_packing, cuts_bound};
+use crate::error::{Error, Result};
+use crate::spec::fabric::{Fabric, ratio_text};
+use crate::spec::packing::{BandwidthCollective, Cut, Cuts, Packing, Phase, Tree};
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_rational::BigRational;
+use num_traits::{One, ToPrimitive, Zero};
+use std::time::Instant;
+
+/// A fabric with integer capacities, as the max-flows see it.
+#[derive(Debug, Clone)]
+pub struct Graph {
+    /// Nodes `0..n`, the fabric's.
+    pub n: usize,
+    /// Which nodes are compute nodes.
+    pub compute: Vec<bool>,
+    /// Arcs `(u, v, capacity)`.
+    pub arcs: Vec<(usize, usize, u64)>,
+}
+
+/// The deadline passed; what was learnt of the lower bound, if anything.
+#[derive(Debug)]
+pub struct Stopped {
+    /// The best cut found so far.
+    pub lower: Option<rate::RatioCut>,
+}
+
+/// Whether the deadline has passed.
+pub fn out_of_time(deadline: Option<Instant>) -> bool {
+    deadline.is_some_and(|d| Instant::now() >= d)
+}
+
+/// The fabric's bandwidths as integers: over their common denominator, divided by their gcd.
+/// Refused when the flows could overflow (sums beyond 2^60).
+fn integer_graph(fabric: &Fabric) -> Result<Graph> {
+    let links = fabric.links();
+    let den = links.iter().fold(BigInt::one(), |l, link| l.lcm(link.bandwidth.denom()));
+    let ints: Vec<BigInt> =
+        links.iter().map(|l| l.bandwidth.numer() * (&den / l.bandwidth.denom())).collect();
+    let gcd = ints.iter().fold(BigInt::zero(), |g, b| g.gcd(b));
+    let ints: Vec<BigInt> = ints.into_iter().map(|b| b / &gcd).collect();
+    let total: BigInt = ints.iter().sum();
+    let n = fabric.compute().len() as u64;
+    if total * BigInt::from(n) * BigInt::from(n) >= BigInt::from(1u64 << 60) {
+        return Err(Error::NotApplicable {
+            method: "the bandwidth model".into(),
+            reason: format!(
+                "the bandwidths of `{}` in their common unit are too large for exact 64-bit flows: round them to fewer digits",
+                fabric.name()
+            ),
+        });
+    }
+    let arcs = links.iter().zip(ints).map(|(l, b)| (l.from, l.to, b.to_u64().expect("below 2^60"))).collect();
+    Ok(Graph { n: fabric.len(), compute: (0..fabric.len()).map(|v| fabric.is_compute(v)).collect(), arcs })
+}
+
+/// A certified optimum: the packing, checked, and the cuts whose bound its time meets.
+#[derive(Debug, Clone)]
+pub struct Optimum {
+    /// The collective.
+    pub collective: BandwidthCollective,
+    /// The packing.
+    pub packing: Packing,
+    /// One cut per phase.
+    pub cuts: Cuts,
+    /// The checker's measure of the packing.
+    pub measure: PackingMeasure,
+}
+
+/// What the optimiser answers.
+#[derive(Debug, Clone)]
+pub enum Answer {
+    /// The optimum with its certificate.
+    Optimal(Optimum),
+    /// Stopped by the deadline: the best lower bound known (time per shard) and its cuts.
+    Bounds {
+        /// The cuts of the bound.
+        cuts: Cuts,
+        /// Their bound.
+        lower: BigRational,
+    },
+}
+
+/// The optimum of a collective on a fabric, certified, or the bounds known at the deadline.
+pub fn optimise(
+    fabric: &Fabric,
+    collective: BandwidthCollective,
+    deadline: Option<Instant>,
+) -> Result<Answer> {
+    let mut trees = Vec::new();
+    let mut cuts = Vec::new();
+    let mut stopped = false;
+    for &phase in collective.phases() {
+        let oriented = match phase {
+            Phase::Allgather => fabric.clone(),
+            Phase::ReduceScatter => fabric.reversed(),
+        };
+        let graph = integer_graph(&oriented)?;
+        let compute: Vec<usize> = (0..graph.n).filter(|&v| graph.compute[v]).collect();
+        let found = if stopped { Err(Stopped { lower: None }) } else { rate::optimal_cut(&graph, deadline) };
+        let cut = match found {
+            Ok(cut) => cut,
+            Err(Stopped { lower }) => {
+                stopped = true;
+                let best = lower.unwrap_or_else(|| rate::single_node_cut(&graph));
+                cuts.push(phase_cut(phase, &best.inside));
+                continue;
+            }
+        };
+        cuts.push(phase_cut(phase, &cut.inside));
+        let d = cut.leaving.gcd(&cut.shards);
+        let (k, u) = (cut.leaving / d, cut.shards / d);
+        let scaled = Graph { arcs: graph.arcs.iter().map(|&(a, b, c)| (a, b, c * u)).collect(), ..graph };
+        let packed = split::split_switches(&scaled, k, deadline)
+            .and_then(|split| branching::pack_trees(&split, &compute, k, deadline));
+        match packed {
+            Ok(packed) => trees.extend(packed.into_iter().map(|(root, weight, mut paths)| {
+                if phase == Phase::ReduceScatter {
+                    paths.iter_mut().for_each(|p| p.reverse());
+                }
+                Tree { phase, root, weight, paths }
+            })),
+            Err(_) => stopped = true,
+        }
+    }
+    let cuts = Cuts { collective, cuts };
+    let bound = cuts_bound(fabric, &cuts).map_err(|v| rejected(v.join("; ")))?;
+    if stopped {
+        return Ok(Answer::Bounds { cuts, lower: bound });
+    }
+    let packing = Packing { collective, trees };
+    let measure = check_packing(fabric, &packing)
+        .map_err(|v| rejected(v.into_iter().take(3).collect::<Vec<_>>().join("; ")))?;
+    if measure.time != bound {
+        return Err(rejected(format!(
+            "its time per shard {} is not its cuts' bound {}",
+            ratio_text(&measure.time),
+            ratio_text(&bound)
+        )));
+    }
+    Ok(Answer::Optimal(Optimum { collective, packing, cuts, measure }))
+}
+
+/// The cut of a phase from the set found on its oriented fabric: an allgather's as it is; a
+/// reduce-scatter's, found on the reversed fabric, is its complement (docs/spec.md §6.1).
+fn phase_cut(phase: Phase, inside: &[bool]) -> Cut {
+    let keep = |&v: &usize| inside[v] == (phase == Phase::Allgather);
+    Cut { phase, nodes: (0..inside.len()).filter(keep).collect() }
+}
+
+fn rejected(reason: String) -> Error {
+    Error::Rejected { producer: "the bandwidth optimiser".into(), reason }
+}

@@ -1,0 +1,154 @@
+//! `solve COLLECTIVE --network NET --model bandwidth`: the certified bandwidth optimum of
+//! allgather, reduce-scatter or allreduce on a machine at scale (docs/spec.md §3.2), its packing
+//! (`--out`) and its certificate folder (`--certificate`).
+
+use super::args::Format;
+use super::io_err;
+use commsched::bandwidth::{Answer, optimise};
+use commsched::error::{InputError, Result};
+use commsched::folder::packing::{self as folder, bandwidths};
+use commsched::spec::fabric::{self, Fabric, ratio_text};
+use commsched::spec::packing::{BandwidthCollective, Cuts, packing_to_json};
+use num_rational::BigRational;
+use serde_json::json;
+use std::io::Write;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// The flags of a bandwidth solve.
+pub(super) struct Args<'a> {
+    pub collective: &'a str,
+    pub network: Option<&'a str>,
+    pub timeout: Option<Duration>,
+    pub out: Option<&'a Path>,
+    pub certificate: Option<&'a Path>,
+}
+
+/// Refuses the flags of the step models, which the bandwidth model has no use for.
+pub(super) fn refuse_discrete_flags(method: Option<&str>, steps: Option<u64>) -> Result<()> {
+    let flag = match (method, steps) {
+        (Some(_), _) => "--method",
+        (None, Some(_)) => "--steps",
+        (None, None) => return Ok(()),
+    };
+    Err(InputError::new(
+        "<flags>",
+        flag,
+        "belongs to the step models; --model bandwidth computes its optimum directly",
+    )
+    .into())
+}
+
+/// `solve … --model bandwidth`.
+pub(super) fn solve(args: &Args<'_>, format: Format, out: &mut dyn Write) -> Result<u8> {
+    let collective = BandwidthCollective::parse(args.collective).ok_or_else(|| {
+        InputError::new(
+            "<flags>",
+            "COLLECTIVE",
+            format!(
+                "`{}` is not a collective of the bandwidth model: allgather, reduce-scatter, allreduce",
+                args.collective
+            ),
+        )
+    })?;
+    let spec = args.network.ok_or_else(|| {
+        InputError::new(
+            "<flags>",
+            "--network",
+            "is required with --model bandwidth (ndv2x4, rail:16x8, a node-link JSON file, ...)",
+        )
+    })?;
+    let fabric = fabric::load(spec, None)?;
+    let start = Instant::now();
+    let answer = optimise(&fabric, collective, args.timeout.map(|t| start + t))?;
+    let seconds = start.elapsed().as_secs_f64();
+    let n = fabric.compute().len();
+    let text = match &answer {
+        Answer::Optimal(opt) => {
+            if let Some(path) = args.out {
+                std::fs::write(path, packing_to_json(&fabric, &opt.packing))
+                    .map_err(io_err(&path.display().to_string()))?;
+            }
+            if let Some(dir) = args.certificate {
+                folder::write(dir, &fabric, opt, seconds)?;
+            }
+            let time = &opt.measure.time;
+            let (algbw, busbw) = bandwidths(collective, n, time);
+            match format {
+                Format::Json => {
+                    json!({
+                        "status": "optimal",
+                        "collective": collective.name(),
+                        "network": fabric.name(),
+                        "compute_nodes": n,
+                        "algbw": algbw,
+                        "busbw": busbw,
+                        "time_per_shard": ratio_text(time),
+                        "lower_bound": ratio_text(time),
+                        "trees": opt.measure.trees,
+                        "certificate": "cut",
+                        "seconds": seconds,
+                    })
+                    .to_string()
+                        + "\n"
+                }
+                _ => format!(
+                    "{} on {} (bandwidth model, {n} compute nodes): optimal\n  algbw {algbw:.3} GB/s, busbw {busbw:.3} GB/s; time per shard {} s/GB, T(M) = (M/{n}) × that\n  certificate: {}; the packing of {} trees meets it (checked)\n",
+                    collective.name(),
+                    fabric.name(),
+                    ratio_text(time),
+                    describe_cuts(&fabric, &opt.cuts),
+                    opt.measure.trees,
+                ),
+            }
+        }
+        Answer::Bounds { cuts, lower } => {
+            let (algbw, _) = bandwidths(collective, n, lower);
+            match format {
+                Format::Json => {
+                    json!({
+                        "status": "timeout",
+                        "collective": collective.name(),
+                        "network": fabric.name(),
+                        "compute_nodes": n,
+                        "lower_bound": ratio_text(lower),
+                        "algbw_at_most": algbw,
+                        "seconds": seconds,
+                    })
+                    .to_string()
+                        + "\n"
+                }
+                _ => format!(
+                    "{} on {} (bandwidth model, {n} compute nodes): bounds (timeout after {seconds:.1} s)\n  time per shard at least {} s/GB (algbw at most {algbw:.3} GB/s): {}; no packing yet\n",
+                    collective.name(),
+                    fabric.name(),
+                    ratio_text(lower),
+                    describe_cuts(&fabric, cuts),
+                ),
+            }
+        }
+    };
+    out.write_all(text.as_bytes()).map_err(io_err("<stdout>"))?;
+    Ok(0)
+}
+
+/// "the allgather cut of 25 nodes (24 compute) with 12.5 GB/s leaving bounds …", per phase.
+fn describe_cuts(fabric: &Fabric, cuts: &Cuts) -> String {
+    cuts.cuts
+        .iter()
+        .map(|c| {
+            let mut inside = vec![false; fabric.len()];
+            c.nodes.iter().for_each(|&v| inside[v] = true);
+            let compute = c.nodes.iter().filter(|&&v| fabric.is_compute(v)).count();
+            let leaving: BigRational = fabric.bandwidth_leaving(&inside);
+            format!(
+                "the {} cut of {} nodes ({compute} compute) with {} GB/s leaving bounds it at {}",
+                c.phase.name(),
+                c.nodes.len(),
+                fabric::to_f64(&leaving),
+                commsched::checker::packing::cut_bound(fabric, c).map_or("-".into(), |b| ratio_text(&b))
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}

@@ -1,0 +1,318 @@
+//! The bandwidth model (docs/spec.md §3.2, §6.1, §7.3): optima against published figures
+//! (TE-CCL's DGX-2×2 129.03 GB/s, SCCL's DGX-1 allgather R/C = 7/6, NDv2×4's 50/3 GB/s of
+//! which TE-CCL reached 90.6 %), certificates that `verify` accepts and tampered ones it
+//! rejects, and properties on random capacitated digraphs with switches: the packing's time
+//! equals the largest cut ratio found by enumerating every cut, and equals an LP solve of the
+//! fluid problem; reduce-scatter on a fabric is allgather on the reversed fabric.
+
+use commsched::bandwidth::{Answer, Optimum, optimise};
+use commsched::checker::packing::{check_packing, cuts_bound};
+use commsched::folder;
+use commsched::spec::fabric::{Fabric, FabricBuilder, NodeKind, load, machines::parse_machine};
+use commsched::spec::packing::{BandwidthCollective, Phase};
+use good_lp::{Expression, ProblemVariables, Solution, SolverModel, default_solver, variable};
+use num_rational::BigRational;
+use num_traits::ToPrimitive;
+use proptest::prelude::*;
+use std::process::Command;
+
+fn q(p: i64, d: i64) -> BigRational {
+    BigRational::new(p.into(), d.into())
+}
+
+fn optimum(fabric: &Fabric, c: BandwidthCollective) -> Optimum {
+    match optimise(fabric, c, None).unwrap() {
+        Answer::Optimal(o) => o,
+        Answer::Bounds { .. } => panic!("no deadline was given"),
+    }
+}
+
+fn machine(s: &str) -> Fabric {
+    parse_machine(s).unwrap().unwrap()
+}
+
+/// Time per shard, checked afresh from the packing, and the cuts' bound, computed afresh.
+fn checked_time(fabric: &Fabric, o: &Optimum) -> BigRational {
+    let measured = check_packing(fabric, &o.packing).unwrap().time;
+    assert_eq!(measured, cuts_bound(fabric, &o.cuts).unwrap());
+    measured
+}
+
+#[test]
+fn ndv2x4_allgather_is_fifty_thirds_gb_per_s() {
+    // 32 GPUs; the cut of three chassis and the switch has 24 shards and one 12.5 GB/s link
+    // out: 24 / 12.5 s/GB per shard, algbw 32 / 1.92 = 16.67 GB/s. TE-CCL: 15.09 GB/s.
+    let f = machine("ndv2x4");
+    let o = optimum(&f, BandwidthCollective::Allgather);
+    assert_eq!(checked_time(&f, &o), q(48, 25));
+    assert_eq!(o.cuts.cuts[0].nodes.iter().filter(|&&v| f.is_compute(v)).count(), 24);
+}
+
+#[test]
+fn dgx2x2_meets_te_ccl_and_dgx1_meets_scclss_bound() {
+    // Every GPU receives 31 shards through 125 GB/s: algbw 32 · 125 / 31 = 129.03 GB/s, the
+    // figure TE-CCL reports for DGX-2×2.
+    let f = machine("dgx2x2");
+    let t = checked_time(&f, &optimum(&f, BandwidthCollective::Allgather));
+    assert_eq!(t, q(31, 125));
+    assert!((32.0 / t.to_f64().unwrap() - 129.03).abs() < 0.01);
+    // SCCL's DGX-1 allgather: R/C = 7/6 at its bandwidth optimum (3, 7, 6).
+    let dgx1 = load("dgx1", None).unwrap();
+    assert_eq!(checked_time(&dgx1, &optimum(&dgx1, BandwidthCollective::Allgather)), q(7, 6));
+}
+
+#[test]
+fn allreduce_is_reduce_scatter_then_allgather() {
+    let f = machine("ndv2x2");
+    let ag = checked_time(&f, &optimum(&f, BandwidthCollective::Allgather));
+    let rs = checked_time(&f, &optimum(&f, BandwidthCollective::ReduceScatter));
+    let ar = optimum(&f, BandwidthCollective::Allreduce);
+    assert_eq!(checked_time(&f, &ar), ag + rs);
+    assert_eq!(
+        ar.measure.phases.iter().map(|p| p.0).collect::<Vec<_>>(),
+        [Phase::ReduceScatter, Phase::Allgather]
+    );
+}
+
+#[test]
+fn the_machines_at_scale_are_certified() {
+    for (name, time) in [
+        ("a100x2", q(3, 65)),
+        ("mi250x2", q(15, 166)),
+        ("torus3d:4x4x4", q(21, 100)),
+        ("mesh2d:4x4", q(3, 20)),
+        ("rail:4x8", q(31, 500)),
+    ] {
+        let f = machine(name);
+        assert_eq!(checked_time(&f, &optimum(&f, BandwidthCollective::Allgather)), time, "{name}");
+    }
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_commsched"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs");
+    let text = |b: Vec<u8>| String::from_utf8(b).expect("utf-8");
+    (out.status.code().expect("exited normally"), text(out.stdout), text(out.stderr))
+}
+
+#[test]
+fn certificates_verify_and_tampering_is_rejected() {
+    let dir = tempfile::tempdir().unwrap();
+    let cert = dir.path().join("cert");
+    let cert = cert.to_str().unwrap();
+    let (code, stdout, _) = run(&[
+        "--format",
+        "json",
+        "solve",
+        "allgather",
+        "--network",
+        "ndv2x2",
+        "--model",
+        "bandwidth",
+        "--certificate",
+        cert,
+    ]);
+    assert_eq!(code, 0);
+    let answer: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(answer["status"], "optimal");
+    assert_eq!(answer["time_per_shard"], "16/25");
+    assert_eq!(answer["algbw"], 25.0);
+    assert_eq!(run(&["verify", cert]).0, 0);
+    assert!(folder::verify(std::path::Path::new(cert)).is_empty());
+
+    // Each tampering, with the manifest's hashes brought in line so that only the meaning is
+    // wrong, is caught by what it breaks.
+    let tamper = |file: &str, edit: &dyn Fn(serde_json::Value) -> serde_json::Value, expect: &str| {
+        let copy = dir.path().join(format!("t-{file}-{expect}").replace([' ', '/'], "_"));
+        std::fs::create_dir_all(&copy).unwrap();
+        for f in ["network.json", "packing.json", "cut.json", "manifest.json"] {
+            std::fs::copy(std::path::Path::new(cert).join(f), copy.join(f)).unwrap();
+        }
+        let path = copy.join(file);
+        let doc = edit(serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap());
+        std::fs::write(&path, serde_json::to_string(&doc).unwrap()).unwrap();
+        let manifest_path = copy.join("manifest.json");
+        let mut manifest: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&manifest_path).unwrap()).unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        for entry in manifest["files"].as_array_mut().unwrap() {
+            if entry["name"] == file {
+                entry["sha256"] = commsched::proof::sha256::hex_digest(&bytes).into();
+                entry["bytes"] = bytes.len().into();
+            }
+        }
+        std::fs::write(&manifest_path, serde_json::to_string(&manifest).unwrap()).unwrap();
+        let (code, out, _) = run(&["verify", copy.to_str().unwrap()]);
+        assert_eq!(code, 1, "{file} {expect}: {out}");
+        assert!(out.contains(expect), "{file}: expected `{expect}` in {out}");
+    };
+    tamper(
+        "packing.json",
+        &|mut d| {
+            let w = d["trees"][0]["weight"].as_str().unwrap().to_string();
+            d["trees"][0]["weight"] = if w == "1" { "1/2".into() } else { "1".into() };
+            d
+        },
+        "weigh",
+    );
+    tamper(
+        "packing.json",
+        &|mut d| {
+            let path = d["trees"][0]["paths"][0].as_array().unwrap().clone();
+            let (first, last) = (path[0].clone(), path[path.len() - 1].clone());
+            d["trees"][0]["paths"][0] = serde_json::json!([first, "n1.gpu7", last]);
+            d
+        },
+        "is not a link",
+    );
+    tamper(
+        "cut.json",
+        &|mut d| {
+            d["cuts"][0]["nodes"] = serde_json::json!(["n0.gpu0"]);
+            d
+        },
+        "is not the cuts' bound",
+    );
+    tamper(
+        "manifest.json",
+        &|mut d| {
+            d["algbw"] = 30.0.into();
+            d
+        },
+        "algbw",
+    );
+}
+
+#[test]
+fn bad_requests_are_refused_with_exit_2() {
+    for (args, expect) in [
+        (
+            &["solve", "gossip", "--network", "ndv2x2", "--model", "bandwidth"][..],
+            "not a collective of the bandwidth model",
+        ),
+        (&["solve", "allgather", "--model", "bandwidth"][..], "--network"),
+        (
+            &["solve", "allgather", "--network", "ndv2x2", "--model", "bandwidth", "--method", "ring"][..],
+            "--method",
+        ),
+        (&["solve", "allgather", "--network", "rail:100000x8", "--model", "bandwidth"][..], "limit"),
+        (&["solve", "allgather", "--network", "hub-and-spoke:4", "--model", "bandwidth"][..], "switch group"),
+        (&["solve", "instances/004/ring5.toml", "--network", "ndv2x2"][..], "--model bandwidth"),
+    ] {
+        let (code, _, stderr) = run(args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(stderr.contains(expect) && stderr.trim().lines().count() == 1, "{args:?}: {stderr}");
+    }
+}
+
+/// A random fabric: compute nodes on a ring (so that every shard can reach everyone), switches,
+/// and random links of bandwidth 1 to 4.
+fn fabric_strategy() -> impl Strategy<Value = Fabric> {
+    (2usize..5, 0usize..3)
+        .prop_flat_map(|(c, s)| {
+            let n = c + s;
+            (
+                Just((c, s)),
+                proptest::collection::vec((0..n, 0..n, 1u32..5), 0..3 * n),
+                proptest::collection::vec(1u32..4, c),
+            )
+        })
+        .prop_map(|((c, s), extra, ring)| {
+            let mut b = FabricBuilder::default();
+            for i in 0..c {
+                b.node(format!("g{i}"), NodeKind::Compute);
+            }
+            for i in 0..s {
+                b.node(format!("s{i}"), NodeKind::Switch);
+            }
+            for (i, bw) in ring.into_iter().enumerate() {
+                b.link(i, (i + 1) % c, q(bw.into(), 1), 0.0).ok();
+            }
+            for (u, v, bw) in extra {
+                b.link(u, v, q(bw.into(), 2), 0.0).ok();
+            }
+            b.build("random").unwrap()
+        })
+}
+
+/// The largest ratio |S ∩ C| / B⁺(S) over every cut S, by enumeration.
+fn largest_cut_ratio(f: &Fabric) -> f64 {
+    let n = f.len();
+    (1u32..(1 << n) - 1)
+        .filter_map(|mask| {
+            let inside: Vec<bool> = (0..n).map(|v| mask >> v & 1 == 1).collect();
+            let shards = f.compute().iter().filter(|&&v| inside[v]).count();
+            (shards > 0 && shards < f.compute().len())
+                .then(|| shards as f64 / f.bandwidth_leaving(&inside).to_f64().unwrap())
+        })
+        .fold(0.0, f64::max)
+}
+
+/// The fluid problem as an LP: every root sends its unit shard to every other compute node as a
+/// flow inside a per-root capacity x_r, and the x_r of all roots fit in τ times the bandwidths;
+/// minimise τ. It lets switches replicate, so it is a relaxation, which the cut bound meets.
+fn fluid_lp(f: &Fabric) -> f64 {
+    let compute = f.compute();
+    let links = f.links();
+    let mut vars = ProblemVariables::new();
+    let tau = vars.add(variable().min(0));
+    let mut constraints = Vec::new();
+    let mut per_link: Vec<Expression> = vec![Expression::from(0); links.len()];
+    for &r in &compute {
+        let x: Vec<_> = links.iter().map(|_| vars.add(variable().min(0))).collect();
+        for (l, &xv) in x.iter().enumerate() {
+            per_link[l] += xv;
+        }
+        for &d in compute.iter().filter(|&&d| d != r) {
+            let flow: Vec<_> = links.iter().map(|_| vars.add(variable().min(0))).collect();
+            for (l, &fv) in flow.iter().enumerate() {
+                constraints.push((Expression::from(fv) - x[l]).leq(0));
+            }
+            for v in 0..f.len() {
+                let mut net = Expression::from(0);
+                for (l, link) in links.iter().enumerate() {
+                    if link.from == v {
+                        net += flow[l];
+                    }
+                    if link.to == v {
+                        net -= flow[l];
+                    }
+                }
+                let supply = if v == r {
+                    1.0
+                } else if v == d {
+                    -1.0
+                } else {
+                    0.0
+                };
+                constraints.push(net.eq(supply));
+            }
+        }
+    }
+    for (l, link) in links.iter().enumerate() {
+        constraints.push((per_link[l].clone() - link.bandwidth.to_f64().unwrap() * tau).leq(0));
+    }
+    let mut problem = vars.minimise(tau).using(default_solver);
+    for c in constraints {
+        problem = problem.with(c);
+    }
+    problem.solve().unwrap().value(tau)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn the_packing_meets_the_largest_cut_and_the_fluid_lp(f in fabric_strategy()) {
+        let o = optimum(&f, BandwidthCollective::Allgather);
+        let time = checked_time(&f, &o).to_f64().unwrap();
+        prop_assert!((time - largest_cut_ratio(&f)).abs() < 1e-9, "{time} vs cuts");
+        prop_assert!((time - fluid_lp(&f)).abs() < 1e-6, "{time} vs LP");
+        let rs = checked_time(&f, &optimum(&f, BandwidthCollective::ReduceScatter));
+        let reversed = f.reversed();
+        prop_assert_eq!(rs, checked_time(&reversed, &optimum(&reversed, BandwidthCollective::Allgather)));
+    }
+}
