@@ -316,3 +316,39 @@ proptest! {
         prop_assert_eq!(rs, checked_time(&reversed, &optimum(&reversed, BandwidthCollective::Allgather)));
     }
 }
+
+/// The node-link files others wrote (tests/data/nodelink/README.md gives their sources and
+/// licences), read as the reader's contract says.
+#[test]
+fn node_link_files_written_by_others_read() {
+    let path = |f: &str| format!("{}/tests/data/nodelink/{f}", env!("CARGO_MANIFEST_DIR"));
+    let unit = q(1, 1);
+    let read = |f: &str, default: Option<&BigRational>| load(&path(f), default);
+    // Teal's US carrier WAN: directed, `capacity` on every edge, integer ids listed out of order.
+    let teal = read("teal-uscarrier-directed-capacity.json", None).unwrap();
+    assert_eq!((teal.len(), teal.links().len()), (158, 378));
+    assert_eq!(teal.compute().len(), 158);
+    assert_eq!(checked_time(&teal, &optimum(&teal, BandwidthCollective::Allgather)), q(157, 50));
+    // topohub's Gabriel graph, written twice: `links` with string ids (2023), `edges` with
+    // integer ids (2025); undirected, no bandwidth, so the default applies.
+    let older = read("topohub-gabriel-25-0-2023-links.json", Some(&unit)).unwrap();
+    let newer = read("topohub-gabriel-25-0-2025-edges.json", Some(&unit)).unwrap();
+    assert_eq!((older.len(), older.links().len()), (25, 80));
+    assert_eq!((newer.len(), newer.links().len()), (25, 80));
+    let err = read("topohub-gabriel-25-0-2023-links.json", None).unwrap_err().to_string();
+    assert!(err.contains("links[0].bandwidth"), "{err}");
+    let t_old = checked_time(&older, &optimum(&older, BandwidthCollective::Allgather));
+    assert_eq!(t_old, checked_time(&newer, &optimum(&newer, BandwidthCollective::Allgather)));
+    // ignnition's radio network: directed, every ordered pair of 10 nodes.
+    let radio = read("ignnition-radio-network-0-directed.json", Some(&unit)).unwrap();
+    assert_eq!((radio.len(), radio.links().len()), (10, 90));
+    // AutoNetkit's files from networkx 1.x: edge ends are positions in `nodes`; the multigraph's
+    // parallel edges add their bandwidth.
+    let multi = read("autonetkit-multi-nx1-multigraph.json", Some(&unit)).unwrap();
+    let node = |name: &str| multi.node_named(name).unwrap();
+    assert_eq!(multi.link(node("r2"), node("r1")).unwrap().bandwidth, q(5, 1));
+    assert_eq!(multi.link(node("r3"), node("r2")).unwrap().bandwidth, q(2, 1));
+    assert_eq!(multi.links().len(), 6);
+    let phy = read("autonetkit-expected-phy-nx1.json", Some(&unit)).unwrap();
+    assert_eq!((phy.len(), phy.links().len()), (14, 34));
+}
