@@ -5,6 +5,7 @@ use super::args::Format;
 use super::io_err;
 use commsched::draw::topology::{Link, links, network_svg};
 use commsched::error::{InputError, Result};
+use commsched::spec::fabric::{self, Fabric, machines, ratio_text};
 use commsched::spec::{Network, Switch};
 use serde::Serialize;
 use std::io::Write;
@@ -30,8 +31,73 @@ fn load(spec: &str) -> Result<Network> {
     Network::parse(spec).map_err(|reason| InputError::new("<flags>", "--network", reason).into())
 }
 
+/// The fabric of the bandwidth model a spec names (a machine at scale or a node-link file), if
+/// it names one.
+fn fabric_of(spec: &str) -> Result<Option<Fabric>> {
+    let node_link = spec.ends_with(".json")
+        && std::fs::read_to_string(spec)
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .is_some_and(|d| d.get("nodes").is_some());
+    let machine = machines::parse_machine(spec).map_err(|r| InputError::new("<flags>", "NETWORK", r))?;
+    Ok(match machine {
+        Some(f) => Some(f),
+        None if node_link => Some(fabric::load(spec, None)?),
+        None => None,
+    })
+}
+
+/// A fabric's nodes, compute and switch, its links and their bandwidths (docs/spec.md §2.5).
+fn describe_fabric(f: &Fabric, svg: Option<&Path>, format: Format, out: &mut dyn Write) -> Result<u8> {
+    if svg.is_some() {
+        return Err(InputError::new(
+            "<flags>",
+            "--out",
+            "draws the networks of docs/spec.md §2.4; a fabric is described in text or JSON",
+        )
+        .into());
+    }
+    let compute = f.compute().len();
+    let bandwidths: Vec<f64> = f.links().iter().map(|l| fabric::to_f64(&l.bandwidth)).collect();
+    let (low, high) = bandwidths.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &b| (lo.min(b), hi.max(b)));
+    let text = match format {
+        Format::Json => {
+            let links: Vec<serde_json::Value> = f
+                .links()
+                .iter()
+                .map(|l| serde_json::json!({"from": f.node_name(l.from), "to": f.node_name(l.to), "bandwidth": ratio_text(&l.bandwidth), "latency": l.latency}))
+                .collect();
+            serde_json::json!({"name": f.name(), "nodes": f.len(), "compute": compute, "switches": f.len() - compute, "links": links}).to_string() + "\n"
+        }
+        _ => {
+            let mut t = format!(
+                "{}: {} nodes ({compute} compute, {} switches), {} links, {low}–{high} GB/s\n",
+                f.name(),
+                f.len(),
+                f.len() - compute,
+                f.links().len()
+            );
+            for l in f.links() {
+                t += &format!(
+                    "  {} -> {}  {} GB/s, {} µs\n",
+                    f.node_name(l.from),
+                    f.node_name(l.to),
+                    fabric::to_f64(&l.bandwidth),
+                    l.latency
+                );
+            }
+            t
+        }
+    };
+    out.write_all(text.as_bytes()).map_err(io_err("<stdout>"))?;
+    Ok(0)
+}
+
 /// `topology NET [--out FILE.svg]`.
 pub fn topology(spec: &str, svg: Option<&Path>, format: Format, out: &mut dyn Write) -> Result<u8> {
+    if let Some(f) = fabric_of(spec)? {
+        return describe_fabric(&f, svg, format, out);
+    }
     let net = load(spec)?;
     let (diameter, connected) = net.diameter();
     let name = net.spec_string();

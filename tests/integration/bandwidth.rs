@@ -352,3 +352,18 @@ fn node_link_files_written_by_others_read() {
     let phy = read("autonetkit-expected-phy-nx1.json", Some(&unit)).unwrap();
     assert_eq!((phy.len(), phy.links().len()), (14, 34));
 }
+
+#[test]
+fn topology_describes_a_fabric_and_refuses_a_huge_one_before_building_it() {
+    let (code, stdout, _) = run(&["--format", "json", "topology", "ndv2x4"]);
+    assert_eq!(code, 0);
+    let d: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!((d["nodes"].as_u64(), d["compute"].as_u64(), d["switches"].as_u64()), (Some(33), Some(32), Some(1)));
+    assert_eq!(d["links"].as_array().unwrap().len(), 136);
+    let (code, stdout, _) = run(&["topology", "torus3d:16x16x16"]);
+    assert_eq!(code, 0);
+    assert!(stdout.starts_with("torus3d:16x16x16: 4096 nodes (4096 compute, 0 switches), 24576 links"), "{stdout}");
+    let (code, _, stderr) = run(&["topology", "rail:100000x8"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("more than the limit"), "{stderr}");
+}
