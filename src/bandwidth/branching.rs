@@ -13,7 +13,7 @@
 
 use super::flow::{FlowNetwork, INFINITE};
 use super::split::{Split, Starts};
-use super::{Stopped, out_of_time};
+use super::{Halt, out_of_time};
 use num_rational::BigRational;
 use std::collections::{HashMap, VecDeque};
 use std::time::Instant;
@@ -39,7 +39,7 @@ pub fn pack_trees(
     compute: &[usize],
     k: u64,
     deadline: Option<Instant>,
-) -> Result<Vec<PhysicalTree>, Stopped> {
+) -> Result<Vec<PhysicalTree>, Halt> {
     let n = compute.len();
     let dense: HashMap<usize, usize> = compute.iter().enumerate().map(|(i, &v)| (v, i)).collect();
     // Residual capacity and the next free tape position of every arc, by dense ends.
@@ -69,7 +69,7 @@ pub fn pack_trees(
                     continue;
                 }
                 if out_of_time(deadline) {
-                    return Err(Stopped { lower: None });
+                    return Err(Halt::Deadline(None));
                 }
                 let mu = admissible(&groups, &active, g, x, y, &residual, n);
                 if mu == 0 {
@@ -94,7 +94,14 @@ pub fn pack_trees(
                 queue.push_back(y);
             }
         }
-        assert_eq!(groups[g].nodes.len(), n, "Lovász's lemma: a completable group grows to span");
+        // Lovász's lemma: while the groups stay completable, a group grows until it spans.
+        if groups[g].nodes.len() < n {
+            return Err(Halt::Stalled(format!(
+                "a tree rooted at {} stopped growing at {} of {n} compute nodes",
+                compute[groups[g].root],
+                groups[g].nodes.len()
+            )));
+        }
         done.push(g);
     }
     Ok(done.into_iter().flat_map(|g| physical(&groups[g], split, compute, k)).collect())

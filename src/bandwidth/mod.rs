@@ -11,6 +11,7 @@
 //! equals the cuts' bound is it an optimum: nothing here is trusted.
 
 pub mod branching;
+pub mod construct;
 pub mod flow;
 pub mod rate;
 pub mod split;
@@ -18,6 +19,7 @@ pub mod split;
 use crate::checker::packing::{PackingMeasure, check_packing, cuts_bound};
 use crate::error::{Error, Result};
 use crate::spec::fabric::{Fabric, ratio_text};
+use crate::spec::limits::Resource;
 use crate::spec::packing::{BandwidthCollective, Cut, Cuts, Packing, Phase, Tree};
 use num_bigint::BigInt;
 use num_integer::Integer;
@@ -36,11 +38,14 @@ pub struct Graph {
     pub arcs: Vec<(usize, usize, u64)>,
 }
 
-/// The deadline passed; what was learnt of the lower bound, if anything.
+/// Why a phase of the general algorithm did not finish.
 #[derive(Debug)]
-pub struct Stopped {
-    /// The best cut found so far.
-    pub lower: Option<rate::RatioCut>,
+pub enum Halt {
+    /// The deadline passed; the best cut found so far, if any.
+    Deadline(Option<rate::RatioCut>),
+    /// A group of trees could not grow to span: the rooted connectivity was lost, a bug of the
+    /// optimiser, never an answer.
+    Stalled(String),
 }
 
 /// Whether the deadline has passed.
@@ -99,12 +104,100 @@ pub enum Answer {
     },
 }
 
-/// The optimum of a collective on a fabric, certified, or the bounds known at the deadline.
+/// The optimum of a collective on a fabric, certified, or the bounds known at the deadline: by
+/// the fabric's construction when it has one and it meets its cut, else by the general
+/// algorithm.
 pub fn optimise(
     fabric: &Fabric,
     collective: BandwidthCollective,
     deadline: Option<Instant>,
 ) -> Result<Answer> {
+    for &phase in collective.phases() {
+        match phase {
+            Phase::Allgather => balanced_switches(fabric)?,
+            Phase::ReduceScatter => balanced_switches(&fabric.reversed())?,
+        }
+    }
+    if let Some(optimum) = constructed(fabric, collective)? {
+        return Ok(Answer::Optimal(optimum));
+    }
+    general(fabric, collective, deadline)
+}
+
+/// Refuses a fabric with a switch that can send more than it receives. A switch cannot
+/// replicate, so what leaves it is at most what enters it, and the cut bound is met by a
+/// packing only where every switch receives at least as much bandwidth as it sends (the
+/// condition under which its out-links split off completely, Bang-Jensen, Frank and Jackson):
+/// every full-duplex switch. A reduce-scatter, an allgather on the reversed fabric, needs the
+/// converse.
+fn balanced_switches(fabric: &Fabric) -> Result<()> {
+    let mut net = vec![BigRational::zero(); fabric.len()];
+    for l in fabric.links() {
+        net[l.to] += &l.bandwidth;
+        net[l.from] -= &l.bandwidth;
+    }
+    match (0..fabric.len()).find(|&w| !fabric.is_compute(w) && net[w] < BigRational::zero()) {
+        None => Ok(()),
+        Some(w) => Err(Error::NotApplicable {
+            method: "the bandwidth model".into(),
+            reason: format!(
+                "switch `{}` can send {} GB/s more than it receives; a switch cannot replicate, so give it at least as much bandwidth in as out (a full-duplex switch has both equal)",
+                fabric.node_name(w),
+                crate::spec::fabric::to_f64(&-net[w].clone())
+            ),
+        }),
+    }
+}
+
+/// Refuses a packing of more than the `--max-events` guard's path hops before it is built.
+fn guard_hops(hops: u128, what: &str) -> Result<()> {
+    Resource::Events.guard(u64::try_from(hops).ok(), what).map_err(|reason| Error::NotApplicable {
+        method: "the bandwidth model".into(),
+        reason: format!("{reason}; the packing is written out tree by tree"),
+    })
+}
+
+/// The construction's packing for every phase (a reduce-scatter's, on a fabric whose links
+/// have equal reverses, the allgather's paths reversed and the complement of its cut), when it
+/// meets its cuts; `None` sends the optimiser to the general algorithm.
+fn constructed(fabric: &Fabric, collective: BandwidthCollective) -> Result<Option<Optimum>> {
+    if collective.phases().contains(&Phase::ReduceScatter) && !fabric.is_symmetric() {
+        return Ok(None);
+    }
+    if let Some(hops) = construct::hops(fabric) {
+        guard_hops(hops * collective.phases().len() as u128, "the constructed packing")?;
+    }
+    let Some((trees, cut)) = construct::construct(fabric) else { return Ok(None) };
+    let mut all = Vec::new();
+    let mut cuts = Vec::new();
+    for &phase in collective.phases() {
+        match phase {
+            Phase::Allgather => {
+                all.extend(trees.iter().cloned());
+                cuts.push(cut.clone());
+            }
+            Phase::ReduceScatter => {
+                all.extend(trees.iter().map(|t| Tree {
+                    phase,
+                    paths: t.paths.iter().map(|p| p.iter().rev().copied().collect()).collect(),
+                    ..t.clone()
+                }));
+                let inside: Vec<bool> =
+                    (0..fabric.len()).map(|v| cut.nodes.binary_search(&v).is_ok()).collect();
+                cuts.push(Cut { phase, nodes: (0..fabric.len()).filter(|&v| !inside[v]).collect() });
+            }
+        }
+    }
+    let packing = Packing { collective, trees: all };
+    let cuts = Cuts { collective, cuts };
+    let measure = check_packing(fabric, &packing)
+        .map_err(|v| rejected(v.into_iter().take(3).collect::<Vec<_>>().join("; ")))?;
+    let bound = cuts_bound(fabric, &cuts).map_err(|v| rejected(v.join("; ")))?;
+    Ok((measure.time == bound).then_some(Optimum { collective, packing, cuts, measure }))
+}
+
+/// The general algorithm: per phase, the optimal cut, the switches split off, the trees packed.
+fn general(fabric: &Fabric, collective: BandwidthCollective, deadline: Option<Instant>) -> Result<Answer> {
     let mut trees = Vec::new();
     let mut cuts = Vec::new();
     let mut stopped = false;
@@ -115,10 +208,11 @@ pub fn optimise(
         };
         let graph = integer_graph(&oriented)?;
         let compute: Vec<usize> = (0..graph.n).filter(|&v| graph.compute[v]).collect();
-        let found = if stopped { Err(Stopped { lower: None }) } else { rate::optimal_cut(&graph, deadline) };
+        let found = if stopped { Err(Halt::Deadline(None)) } else { rate::optimal_cut(&graph, deadline) };
         let cut = match found {
             Ok(cut) => cut,
-            Err(Stopped { lower }) => {
+            Err(Halt::Stalled(reason)) => return Err(rejected(reason)),
+            Err(Halt::Deadline(lower)) => {
                 stopped = true;
                 let best = lower.unwrap_or_else(|| rate::single_node_cut(&graph));
                 cuts.push(phase_cut(phase, &best.inside));
@@ -128,6 +222,8 @@ pub fn optimise(
         cuts.push(phase_cut(phase, &cut.inside));
         let d = cut.leaving.gcd(&cut.shards);
         let (k, u) = (cut.leaving / d, cut.shards / d);
+        let n = compute.len() as u128;
+        guard_hops(n * (n - 1) * u128::from(k), "the packing (N·(N − 1)·k tree edges at least)")?;
         let scaled = Graph { arcs: graph.arcs.iter().map(|&(a, b, c)| (a, b, c * u)).collect(), ..graph };
         let packed = split::split_switches(&scaled, k, deadline)
             .and_then(|split| branching::pack_trees(&split, &compute, k, deadline));
@@ -138,7 +234,8 @@ pub fn optimise(
                 }
                 Tree { phase, root, weight, paths }
             })),
-            Err(_) => stopped = true,
+            Err(Halt::Deadline(_)) => stopped = true,
+            Err(Halt::Stalled(reason)) => return Err(rejected(reason)),
         }
     }
     let cuts = Cuts { collective, cuts };
@@ -168,4 +265,41 @@ fn phase_cut(phase: Phase, inside: &[bool]) -> Cut {
 
 fn rejected(reason: String) -> Error {
     Error::Rejected { producer: "the bandwidth optimiser".into(), reason }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::fabric::{FabricBuilder, NodeKind};
+
+    /// Found by the random-fabric property: a switch fed by 1/2 GB/s that sends 2 GB/s to two
+    /// nodes, each of which needs its whole input. No packing without replication meets the
+    /// cut bound there, so such a fabric is refused, not answered.
+    #[test]
+    fn a_switch_that_sends_more_than_it_receives_is_refused() {
+        let q = |p: i64, d: i64| BigRational::new(p.into(), d.into());
+        let mut b = FabricBuilder::default();
+        for name in ["g0", "g1", "g2"] {
+            b.node(name, NodeKind::Compute);
+        }
+        b.node("s0", NodeKind::Switch);
+        for (u, v, bw) in [
+            (1, 0, q(2, 1)),
+            (2, 1, q(3, 1)),
+            (0, 2, q(2, 1)),
+            (3, 0, q(1, 1)),
+            (3, 2, q(1, 1)),
+            (1, 3, q(1, 2)),
+        ] {
+            b.link(u, v, bw, 0.0).unwrap();
+        }
+        let f = b.build("t").unwrap();
+        let err = optimise(&f, BandwidthCollective::Allgather, None).unwrap_err().to_string();
+        assert!(err.contains("switch `s0` can send 1.5 GB/s more than it receives"), "{err}");
+        // Its reverse receives more than it sends: split off completely, certified.
+        assert!(matches!(
+            optimise(&f.reversed(), BandwidthCollective::Allgather, None),
+            Ok(Answer::Optimal(_))
+        ));
+    }
 }

@@ -8,7 +8,7 @@
 //! cut left means λ is the optimum, and the last cut is its certificate.
 
 use super::flow::{FlowNetwork, INFINITE};
-use super::{Graph, Stopped, out_of_time};
+use super::{Graph, Halt, out_of_time};
 use std::time::Instant;
 
 /// A cut and its ratio's two integers.
@@ -46,7 +46,7 @@ pub fn single_node_cut(g: &Graph) -> RatioCut {
 }
 
 /// The cut of least ratio, by Dinkelbach's iteration from the best single-node cut V \ {v}.
-pub fn optimal_cut(g: &Graph, deadline: Option<Instant>) -> Result<RatioCut, Stopped> {
+pub fn optimal_cut(g: &Graph, deadline: Option<Instant>) -> Result<RatioCut, Halt> {
     let compute: Vec<usize> = (0..g.n).filter(|&v| g.compute[v]).collect();
     let n = compute.len() as u64;
     let mut best = single_node_cut(g);
@@ -64,7 +64,7 @@ pub fn optimal_cut(g: &Graph, deadline: Option<Instant>) -> Result<RatioCut, Sto
         let mut next: Option<(u64, RatioCut)> = None;
         for &v in &compute {
             if out_of_time(deadline) {
-                return Err(Stopped { lower: Some(best) });
+                return Err(Halt::Deadline(Some(best)));
             }
             let mut net = base.clone();
             let flow = net.max_flow(source, v, target);

@@ -12,7 +12,7 @@
 //! knows the switches it crosses.
 
 use super::flow::{FlowNetwork, INFINITE};
-use super::{Graph, Stopped, out_of_time};
+use super::{Graph, Halt, out_of_time};
 use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 use std::time::Instant;
@@ -40,7 +40,7 @@ pub struct Split {
 
 /// Splits off every switch of `g`, whose arcs have capacities `g.arcs` (already scaled by U),
 /// keeping rooted connectivity N·k (`k` units from the source to each compute node).
-pub fn split_switches(g: &Graph, k: u64, deadline: Option<Instant>) -> Result<Split, Stopped> {
+pub fn split_switches(g: &Graph, k: u64, deadline: Option<Instant>) -> Result<Split, Halt> {
     let mut arcs: HashMap<(usize, usize), (u64, VecDeque<Segment>)> = g
         .arcs
         .iter()
@@ -63,7 +63,7 @@ pub fn split_switches(g: &Graph, k: u64, deadline: Option<Instant>) -> Result<Sp
                 let mut m = cu.min(ct);
                 for &v in &compute {
                     if out_of_time(deadline) {
-                        return Err(Stopped { lower: None });
+                        return Err(Halt::Deadline(None));
                     }
                     // Cuts holding the source, u and t but not w and v.
                     if v != u && v != t {

@@ -117,23 +117,34 @@ pub struct Cuts {
     pub cuts: Vec<Cut>,
 }
 
-/// `packing.json`'s text.
+/// `packing.json`'s text: one tree per block, every path on one line. Written directly, not
+/// through a JSON tree, since a packing at scale has millions of paths.
 pub fn packing_to_json(fabric: &Fabric, packing: &Packing) -> String {
-    let name = |v: &usize| fabric.node_name(*v);
-    let trees: Vec<Value> = packing
-        .trees
-        .iter()
-        .map(|t| {
-            json!({
-                "phase": t.phase.name(),
-                "root": fabric.node_name(t.root),
-                "weight": ratio_text(&t.weight),
-                "paths": t.paths.iter().map(|p| p.iter().map(name).collect::<Vec<_>>()).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
-    let doc = json!({"collective": packing.collective.name(), "trees": trees});
-    compact_paths(&serde_json::to_string_pretty(&doc).expect("a packing serialises")) + "\n"
+    let quoted: Vec<String> =
+        (0..fabric.len()).map(|v| Value::from(fabric.node_name(v)).to_string()).collect();
+    let mut out = format!("{{\n  \"collective\": \"{}\",\n  \"trees\": [", packing.collective.name());
+    for (i, t) in packing.trees.iter().enumerate() {
+        out += if i == 0 { "\n" } else { ",\n" };
+        out += &format!(
+            "    {{\n      \"phase\": \"{}\",\n      \"root\": {},\n      \"weight\": \"{}\",\n      \"paths\": [",
+            t.phase.name(),
+            quoted[t.root],
+            ratio_text(&t.weight)
+        );
+        for (j, path) in t.paths.iter().enumerate() {
+            out += if j == 0 { "\n        [" } else { ",\n        [" };
+            for (k, &v) in path.iter().enumerate() {
+                if k > 0 {
+                    out += ", ";
+                }
+                out += &quoted[v];
+            }
+            out.push(']');
+        }
+        out += if t.paths.is_empty() { "]\n    }" } else { "\n      ]\n    }" };
+    }
+    out += if packing.trees.is_empty() { "]\n}\n" } else { "\n  ]\n}\n" };
+    out
 }
 
 /// `cut.json`'s text.
@@ -146,39 +157,6 @@ pub fn cuts_to_json(fabric: &Fabric, cuts: &Cuts) -> String {
     serde_json::to_string_pretty(&json!({"collective": cuts.collective.name(), "cuts": list}))
         .expect("a cut serialises")
         + "\n"
-}
-
-/// Pretty JSON with every innermost list (a path) on one line.
-fn compact_paths(pretty: &str) -> String {
-    let mut out = String::with_capacity(pretty.len());
-    let mut inner: Option<String> = None;
-    for line in pretty.lines() {
-        let t = line.trim();
-        match &mut inner {
-            Some(buf) => {
-                if t.starts_with(']') {
-                    out += buf;
-                    out += t;
-                    out.push('\n');
-                    inner = None;
-                } else {
-                    buf.push_str(t);
-                    if t.ends_with(',') {
-                        buf.push(' ');
-                    }
-                }
-            }
-            None if t == "[" || t == "[," => {
-                let indent = &line[..line.len() - line.trim_start().len()];
-                inner = Some(format!("{indent}["));
-            }
-            None => {
-                out += line;
-                out.push('\n');
-            }
-        }
-    }
-    out.trim_end().to_string()
 }
 
 /// The file a certificate reader is looking at and its fabric's names.

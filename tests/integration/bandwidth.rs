@@ -209,7 +209,7 @@ fn bad_requests_are_refused_with_exit_2() {
 }
 
 /// A random fabric: compute nodes on a ring (so that every shard can reach everyone), switches,
-/// and random links of bandwidth 1 to 4.
+/// and random links of bandwidth 1/2 to 2, one way between compute nodes, both ways at a switch.
 fn fabric_strategy() -> impl Strategy<Value = Fabric> {
     (2usize..5, 0usize..3)
         .prop_flat_map(|(c, s)| {
@@ -231,8 +231,13 @@ fn fabric_strategy() -> impl Strategy<Value = Fabric> {
             for (i, bw) in ring.into_iter().enumerate() {
                 b.link(i, (i + 1) % c, q(bw.into(), 1), 0.0).ok();
             }
+            // A link at a switch goes both ways, so that no switch sends more than it receives.
             for (u, v, bw) in extra {
-                b.link(u, v, q(bw.into(), 2), 0.0).ok();
+                if u < c && v < c {
+                    b.link(u, v, q(bw.into(), 2), 0.0).ok();
+                } else if u != v {
+                    b.duplex(u, v, &q(bw.into(), 2), 0.0).ok();
+                }
             }
             b.build("random").unwrap()
         })
@@ -303,7 +308,7 @@ fn fluid_lp(f: &Fabric) -> f64 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
     fn the_packing_meets_the_largest_cut_and_the_fluid_lp(f in fabric_strategy()) {
@@ -358,12 +363,48 @@ fn topology_describes_a_fabric_and_refuses_a_huge_one_before_building_it() {
     let (code, stdout, _) = run(&["--format", "json", "topology", "ndv2x4"]);
     assert_eq!(code, 0);
     let d: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-    assert_eq!((d["nodes"].as_u64(), d["compute"].as_u64(), d["switches"].as_u64()), (Some(33), Some(32), Some(1)));
+    assert_eq!(
+        (d["nodes"].as_u64(), d["compute"].as_u64(), d["switches"].as_u64()),
+        (Some(33), Some(32), Some(1))
+    );
     assert_eq!(d["links"].as_array().unwrap().len(), 136);
     let (code, stdout, _) = run(&["topology", "torus3d:16x16x16"]);
     assert_eq!(code, 0);
-    assert!(stdout.starts_with("torus3d:16x16x16: 4096 nodes (4096 compute, 0 switches), 24576 links"), "{stdout}");
+    assert!(
+        stdout.starts_with("torus3d:16x16x16: 4096 nodes (4096 compute, 0 switches), 24576 links"),
+        "{stdout}"
+    );
     let (code, _, stderr) = run(&["topology", "rail:100000x8"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("more than the limit"), "{stderr}");
+}
+
+/// The constructions (rail two-level, the cubic torus's point group) give what the general
+/// algorithm gives on the same fabric read back without its structure, and certify the machines
+/// the general algorithm is too slow for.
+#[test]
+fn constructions_agree_with_the_general_algorithm_and_reach_a_thousand_gpus() {
+    use commsched::spec::fabric::node_link::{parse_node_link, to_node_link};
+    for name in ["rail:5x4", "torus3d:3x3x3"] {
+        let f = machine(name);
+        assert!(f.structure().is_some());
+        let plain = parse_node_link(&to_node_link(&f), "plain.json", name, None).unwrap();
+        assert!(plain.structure().is_none());
+        for c in BandwidthCollective::ALL {
+            let constructed = optimum(&f, c);
+            let general = optimum(&plain, c);
+            assert_eq!(checked_time(&f, &constructed), checked_time(&plain, &general), "{name} {}", c.name());
+        }
+    }
+    // rail:128x8: the cut around one node, 127 · 8 shards through 8 × 50 GB/s; torus3d:8x8x8:
+    // every node receives 511 shards through 6 × 50 GB/s.
+    for (name, time) in [("rail:128x8", q(127, 50)), ("torus3d:8x8x8", q(511, 300))] {
+        let f = machine(name);
+        assert_eq!(checked_time(&f, &optimum(&f, BandwidthCollective::Allgather)), time, "{name}");
+    }
+    // The explicit packing of torus3d:16x16x16 has 6 · 4096 · 4095 tree edges: over the guard.
+    let (code, _, stderr) =
+        run(&["solve", "allgather", "--network", "torus3d:16x16x16", "--model", "bandwidth"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--max-events"), "{stderr}");
 }

@@ -20,7 +20,7 @@
 //!   per node at 450 GB/s each way per GPU (NVLink 4, 900 GB/s bidirectional), and GPU g of every
 //!   node on rail switch g through its own 400 Gb/s NIC (50 GB/s each way). No latency.
 
-use super::{Fabric, FabricBuilder, NodeKind, decimal};
+use super::{Fabric, FabricBuilder, NodeKind, Structure, decimal};
 use num_rational::BigRational;
 
 /// One machine family of the registry.
@@ -302,7 +302,10 @@ fn grid(text: &str, dims: usize, wrap: bool) -> Result<Fabric, String> {
         }
         stride *= len;
     }
-    b.build(if wrap { "torus3d" } else { "mesh2d" })
+    let fabric = b.build(if wrap { "torus3d" } else { "mesh2d" })?;
+    let cubic =
+        wrap && sizes.iter().all(|&d| d == sizes[0]) && bandwidths.iter().all(|b| b == &bandwidths[0]);
+    Ok(if cubic { fabric.with_structure(Structure::CubicTorus { side: sizes[0] }) } else { fabric })
 }
 
 fn torus3d(size: &str) -> Result<Fabric, String> {
@@ -321,14 +324,16 @@ fn rail(size: &str) -> Result<Fabric, String> {
     let boxes = gpus(&mut b, k as usize, g as usize);
     let rails: Vec<usize> = (0..g).map(|r| b.node(format!("rail{r}"), NodeKind::Switch)).collect();
     let (nvlink, nic) = (gbs("450"), gbs("50"));
+    let mut nvswitch = Vec::with_capacity(boxes.len());
     for (i, node) in boxes.iter().enumerate() {
         let switch = b.node(format!("n{i}.nvswitch"), NodeKind::Switch);
+        nvswitch.push(switch);
         for (r, &gpu) in node.iter().enumerate() {
             b.duplex(gpu, switch, &nvlink, 0.0)?;
             b.duplex(gpu, rails[r], &nic, 0.0)?;
         }
     }
-    b.build("rail")
+    Ok(b.build("rail")?.with_structure(Structure::Rail { gpu: boxes, nvswitch, rail: rails }))
 }
 
 #[cfg(test)]

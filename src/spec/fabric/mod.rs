@@ -57,6 +57,28 @@ pub struct Fabric {
     nodes: Vec<(String, NodeKind)>,
     links: Vec<Link>,
     index: HashMap<(usize, usize), usize>,
+    structure: Option<Structure>,
+}
+
+/// How a named machine was built, for the optimiser's constructions
+/// (`crate::bandwidth::construct`); a fabric read from a file has none. Nothing trusts it: a
+/// construction's packing is checked and its cut's bound computed like any other.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Structure {
+    /// `rail:NxG`: `gpu[i][g]`, the NVSwitch of node i, the switch of rail g.
+    Rail {
+        /// GPU g of node i.
+        gpu: Vec<Vec<usize>>,
+        /// Node i's NVSwitch.
+        nvswitch: Vec<usize>,
+        /// Rail g's switch.
+        rail: Vec<usize>,
+    },
+    /// `torus3d:AxAxA` with one bandwidth: node (x, y, z) is x + A·y + A²·z.
+    CubicTorus {
+        /// A.
+        side: usize,
+    },
 }
 
 /// Builds a fabric link by link, adding the bandwidths of parallel links.
@@ -141,7 +163,13 @@ impl FabricBuilder {
         if compute < 2 {
             return Err(format!("a fabric needs at least 2 compute nodes, this one has {compute}"));
         }
-        Ok(Fabric { name: name.into(), nodes: self.nodes, links: self.links, index: self.index })
+        Ok(Fabric {
+            name: name.into(),
+            nodes: self.nodes,
+            links: self.links,
+            index: self.index,
+            structure: None,
+        })
     }
 }
 
@@ -181,6 +209,22 @@ impl Fabric {
         (0..self.len()).filter(|&v| self.is_compute(v)).collect()
     }
 
+    /// How the machine was built, when a named machine's builder says.
+    pub fn structure(&self) -> Option<&Structure> {
+        self.structure.as_ref()
+    }
+
+    /// The same fabric, said to have this structure.
+    pub fn with_structure(mut self, structure: Structure) -> Self {
+        self.structure = Some(structure);
+        self
+    }
+
+    /// Whether every link has a reverse link of the same bandwidth.
+    pub fn is_symmetric(&self) -> bool {
+        self.links.iter().all(|l| self.link(l.to, l.from).is_some_and(|r| r.bandwidth == l.bandwidth))
+    }
+
     /// The links.
     pub fn links(&self) -> &[Link] {
         &self.links
@@ -207,7 +251,7 @@ impl Fabric {
         let links: Vec<Link> =
             self.links.iter().map(|l| Link { from: l.to, to: l.from, ..l.clone() }).collect();
         let index = links.iter().enumerate().map(|(i, l)| ((l.from, l.to), i)).collect();
-        Fabric { name: self.name.clone(), nodes: self.nodes.clone(), links, index }
+        Fabric { name: self.name.clone(), nodes: self.nodes.clone(), links, index, structure: None }
     }
 
     /// The total bandwidth of the links leaving the node set `inside` (GB/s).
