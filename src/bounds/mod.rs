@@ -13,7 +13,7 @@
 //! | [`fat_tree`] | paper 002 §3, §4, §5 | FT-2, FT-11, FT-16..FT-18, FT-24 |
 //! | [`gossip`] | paper 003 §2 | GOS-1, GOS-2; bridge release/tail (new: g(path(n)) = n + ⌊n/2⌋ − 1 under H\*) |
 //! | [`total_exchange`] | paper 004 §2 | TE-1, TE-2, TE-23 |
-//! | [`collective`] | SCCL (PPoPP'21) §5 | distance, receive bandwidth (rounds) |
+//! | [`collective`] | SCCL (PPoPP'21) §5 | distance, receive bandwidth and cut (rounds), multicommodity flow |
 //! | [`generic`] | — | release/tail congestion, single-port totals, distance, total load, port, cut |
 //!
 //! The generic bounds apply to any network and are computed from what the instance actually
@@ -29,6 +29,7 @@ pub mod gossip;
 pub mod scatter_gather;
 pub mod total_exchange;
 
+use crate::deadline::Deadline;
 use crate::spec::{Instance, ModelKind};
 use serde::{Deserialize, Serialize};
 
@@ -59,8 +60,16 @@ impl Bound {
 }
 
 /// Every lower bound that applies to the instance: the closed forms of the papers whose
-/// hypotheses hold, plus the generic bounds of its model.
+/// hypotheses hold, plus the generic bounds of its model ([`lower_bounds_within`] without a
+/// deadline: what a certificate's bound is checked against).
 pub fn lower_bounds(instance: &Instance) -> Vec<Bound> {
+    lower_bounds_within(instance, Deadline::NONE)
+}
+
+/// [`lower_bounds`] within `deadline`: every bound is a closed form or a count except the
+/// collective's flow LP, which gets half the time left and is left out when it runs over (its
+/// cheaper stand-ins say so, [`collective::rounds_per_chunk_within`]).
+pub fn lower_bounds_within(instance: &Instance, deadline: Deadline) -> Vec<Bound> {
     let mut out = Vec::new();
     // A validated instance's model is its problem's (`ProblemKind::model`).
     match instance.problem.kind().model() {
@@ -80,7 +89,7 @@ pub fn lower_bounds(instance: &Instance) -> Vec<Bound> {
         ModelKind::FatTree => {
             out.extend(fat_tree::bounds(instance));
         }
-        ModelKind::Collective => out.extend(collective::bounds(instance)),
+        ModelKind::Collective => out.extend(collective::bounds_within(instance, deadline)),
     }
     out
 }

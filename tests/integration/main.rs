@@ -39,4 +39,5 @@ mod report;
 mod scatter_gather;
 mod suites;
 mod svg;
+mod timeouts;
 mod total_exchange;
