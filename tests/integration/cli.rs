@@ -1125,9 +1125,10 @@ fn solve_decides_one_point() {
     assert_eq!(code, 0, "{stderr}");
     std::fs::write(&inst, toml).unwrap();
     let inst = inst.to_str().unwrap();
-    for (rounds, status, certificate) in
-        [("2", "feasible", "checked witness"), ("1", "infeasible", "lower bound: node 0 receives 2 chunks")]
-    {
+    for (rounds, status, certificate) in [
+        ("2", "feasible", "checked witness"),
+        ("1", "infeasible", "lower bound: receive bandwidth: node 0 receives 2 chunks"),
+    ] {
         let cert = dir.path().join(format!("cert-{rounds}"));
         let cert = cert.to_str().unwrap();
         let args =
