@@ -117,3 +117,35 @@ fn a_stopped_pareto_walk_settles_no_point_it_did_not_and_exits_with_4() {
         other => panic!("exit {other}: {v}"),
     }
 }
+
+#[test]
+fn an_algorithm_still_running_at_the_deadline_is_abandoned_and_said_so() {
+    let dir = tempfile::tempdir().unwrap();
+    // C = 1000 without a budget: 256,000 chunks for the ring to route, far more than 3 s.
+    let inst = two_boxes(dir.path(), &["--chunks", "1000"]);
+    let out = dir.path().join("none.json");
+    let (code, stdout, stderr) = run(&[
+        "solve",
+        inst.to_str().unwrap(),
+        "--method",
+        "ring",
+        "--timeout",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout.trim(), "alltoall-two-boxes-8: ring bounds [8000, -] (timeout)");
+    assert!(!out.exists(), "no schedule was found, none is written");
+}
+
+#[test]
+fn report_answers_within_its_timeout_with_what_it_proved() {
+    let dir = tempfile::tempdir().unwrap();
+    let inst = two_boxes(dir.path(), &[]);
+    let (code, v) = json(&["report", inst.to_str().unwrap(), "--timeout", "5"]);
+    assert_eq!(code, 0, "{v}");
+    let row = &v["instances"][0];
+    assert_eq!(row["lower_bound"]["value"], 8, "{row}");
+    assert!(row["answer"]["length"].as_u64().or(row["answer"]["upper_bound"].as_u64()).is_some(), "{row}");
+}
