@@ -16,12 +16,6 @@ impl Deadline {
     /// No limit.
     pub const NONE: Deadline = Deadline(None);
 
-    /// A deadline already passed: only what takes no time runs (the cheap bounds, not the flow
-    /// LP).
-    pub fn passed_now() -> Self {
-        Self(Some(Instant::now()))
-    }
-
     /// `timeout` from now (no limit for `None`).
     pub fn after(timeout: Option<Duration>) -> Self {
         Self(timeout.map(|t| Instant::now() + t))

@@ -200,15 +200,29 @@ pub fn bounds(inst: &Instance) -> Vec<Bound> {
     bounds_within(inst, Deadline::NONE)
 }
 
-/// The bounds of a collective instance on its steps, the flow LP within its share of
-/// `deadline` ([`rounds_per_chunk_within`]); a reduction's are its non-combining dual's (the
-/// same schedules run backwards, docs/spec.md §3.1), named so.
+/// The bounds of a collective instance on its steps: [`cheap_bounds`], then [`flow_bounds`]
+/// within `deadline`.
 pub fn bounds_within(inst: &Instance, deadline: Deadline) -> Vec<Bound> {
-    if let Some(dual) = inst.non_combining_dual() {
-        let mut out = bounds_within(&dual, deadline);
-        for b in &mut out {
-            b.note = format!("the non-combining dual's, on the reversed network: {}", b.note);
-        }
+    let mut out = cheap_bounds(inst);
+    let flow = flow_bounds(inst, deadline, &out);
+    out.extend(flow);
+    out
+}
+
+/// A reduction's bounds are its non-combining dual's (the same schedules run backwards,
+/// docs/spec.md §3.1), named so; `None` for any other instance.
+fn of_dual(inst: &Instance, bounds: impl FnOnce(&Instance) -> Vec<Bound>) -> Option<Vec<Bound>> {
+    let mut out = bounds(&inst.non_combining_dual()?);
+    for b in &mut out {
+        b.note = format!("the non-combining dual's, on the reversed network: {}", b.note);
+    }
+    Some(out)
+}
+
+/// The bounds of a collective instance on its steps that take no time: the distance, and
+/// without a budget the receive bandwidth and the cut.
+pub fn cheap_bounds(inst: &Instance) -> Vec<Bound> {
+    if let Some(out) = of_dual(inst, cheap_bounds) {
         return out;
     }
     let Model::Collective { rounds: budget } = inst.model else { return Vec::new() };
@@ -240,32 +254,43 @@ pub fn bounds_within(inst: &Instance, deadline: Deadline) -> Vec<Bound> {
             ),
         ));
     }
+    out
+}
+
+/// The flow LP's bound on the steps of a collective without a budget, solved within half the
+/// time `deadline` leaves ([`rounds_per_chunk_within`]); when it is not solved (over its size
+/// guard, out of time), the largest of the `cheap` bounds but the distance stands in for it,
+/// named `flow LP not solved`.
+pub fn flow_bounds(inst: &Instance, deadline: Deadline, cheap: &[Bound]) -> Vec<Bound> {
+    if let Some(out) = of_dual(inst, |dual| flow_bounds(dual, deadline, cheap)) {
+        return out;
+    }
+    let (Model::Collective { rounds: None }, Problem::Collective(c)) = (&inst.model, &inst.problem) else {
+        return Vec::new();
+    };
     match flow_within(inst, deadline) {
-        Ok(Some(rho)) => out.push(Bound::new(
+        Ok(Some(rho)) => vec![Bound::new(
             FLOW,
             None,
             rho.least_rounds(c.chunks),
             format!("R/C ≥ {rho} by the flow LP, one round per step, C = {}", c.chunks),
-        )),
-        Ok(None) => {}
-        // The cheaper bounds above stand in its place, named so.
-        Err(why) => {
-            if let Some(b) = out
-                .iter()
-                .filter(|b| b.name != "distance")
-                .reduce(|a, b| if b.value > a.value { b } else { a })
-            {
-                let (name, value) = (b.name.clone(), b.value);
-                out.push(Bound::new(
+        )],
+        Ok(None) => Vec::new(),
+        Err(why) => cheap
+            .iter()
+            .filter(|b| b.name != "distance")
+            .reduce(|a, b| if b.value > a.value { b } else { a })
+            .map(|b| {
+                Bound::new(
                     "flow LP not solved",
                     None,
-                    value,
-                    format!("the flow LP was {why}: the {name} bound stands in for it"),
-                ));
-            }
-        }
+                    b.value,
+                    format!("the flow LP was {why}: the {} bound stands in for it", b.name),
+                )
+            })
+            .into_iter()
+            .collect(),
     }
-    out
 }
 
 /// The flow LP's name.

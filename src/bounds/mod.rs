@@ -66,10 +66,26 @@ pub fn lower_bounds(instance: &Instance) -> Vec<Bound> {
     lower_bounds_within(instance, Deadline::NONE)
 }
 
-/// [`lower_bounds`] within `deadline`: every bound is a closed form or a count except the
-/// collective's flow LP, which gets half the time left and is left out when it runs over (its
-/// cheaper stand-ins say so, [`collective::rounds_per_chunk_within`]).
+/// [`lower_bounds`] within `deadline`: [`cheap_lower_bounds`], then [`costly_lower_bounds`]
+/// (the collective's flow LP, which gets half the time left; a cheaper bound stands in for it,
+/// named so, when it runs over).
 pub fn lower_bounds_within(instance: &Instance, deadline: Deadline) -> Vec<Bound> {
+    let mut out = cheap_lower_bounds(instance);
+    let costly = costly_lower_bounds(instance, deadline, &out);
+    out.extend(costly);
+    out
+}
+
+/// The bounds that take time, listed after the [`cheap_lower_bounds`] they may stand on: the
+/// collective's flow LP within half the time `deadline` leaves
+/// ([`collective::flow_bounds`]); none for the other models.
+pub fn costly_lower_bounds(instance: &Instance, deadline: Deadline, cheap: &[Bound]) -> Vec<Bound> {
+    collective::flow_bounds(instance, deadline, cheap)
+}
+
+/// Every lower bound of [`lower_bounds`] that takes no time: closed forms and counts, all of
+/// them but the collective's flow LP.
+pub fn cheap_lower_bounds(instance: &Instance) -> Vec<Bound> {
     let mut out = Vec::new();
     // A validated instance's model is its problem's (`ProblemKind::model`).
     match instance.problem.kind().model() {
@@ -89,7 +105,7 @@ pub fn lower_bounds_within(instance: &Instance, deadline: Deadline) -> Vec<Bound
         ModelKind::FatTree => {
             out.extend(fat_tree::bounds(instance));
         }
-        ModelKind::Collective => out.extend(collective::bounds_within(instance, deadline)),
+        ModelKind::Collective => out.extend(collective::cheap_bounds(instance)),
     }
     out
 }

@@ -1,7 +1,8 @@
-//! The one pipeline behind `solve`, `check` and `report`: an instance's lower bounds (computed
-//! once), the registered algorithms' checked schedules, the paper's own schedule, the exact
-//! layer (handed the bounds and the best checked schedule as its incumbent), and the verdict on
-//! every claim. [`certify`] decides every certificate, so a command never disagrees with another.
+//! The one pipeline behind `solve`, `check` and `report`, under one deadline (`--timeout`): an
+//! instance's lower bounds (computed once: the cheap ones first, the flow LP only when no
+//! algorithm meets them), the registered algorithms' checked schedules, the paper's own
+//! schedule, the exact layer (handed the bounds and the best checked schedule as its
+//! incumbent), and the verdict on every claim. [`certify`] decides every certificate, so a command never disagrees with another.
 
 use super::paper_claims;
 use super::run::{on_clone, run_algorithms};
@@ -273,8 +274,8 @@ pub fn assess(
     {
         return Err(Error::NotApplicable { method: m.name.into(), reason });
     }
-    let lower_bounds = bounds::lower_bounds_within(instance, deadline);
-    let lower_bound = bounds::strongest(&lower_bounds).cloned();
+    // The cheap bounds first; the costly ones (the flow LP) only when no algorithm meets them.
+    let mut lower_bounds = bounds::cheap_lower_bounds(instance);
     let paper_schedule = attached.paper.map(|(file, schedule)| {
         match checker::judge(instance, schedule, Producer::Paper(file.into())) {
             Ok(c) => PaperRun { file: file.into(), length: Some(c.length()), violations: Vec::new() },
@@ -285,7 +286,19 @@ pub fn assess(
         Algorithms::Applicable => heuristics::all(),
         Algorithms::Only(m) => vec![m],
     };
-    let (algorithms, stopped) = run_algorithms(instance, methods, lower_bound.as_ref(), deadline);
+    let (mut algorithms, stopped) = run_algorithms(instance, methods, deadline);
+    let shortest = algorithms.iter().filter_map(|a| a.length).min();
+    if bounds::strongest(&lower_bounds).is_none_or(|b| shortest.is_none_or(|l| l > b.value)) {
+        let costly = bounds::costly_lower_bounds(instance, deadline, &lower_bounds);
+        lower_bounds.extend(costly);
+    }
+    let lower_bound = bounds::strongest(&lower_bounds).cloned();
+    for run in &mut algorithms {
+        run.ratio = run
+            .length
+            .zip(lower_bound.as_ref().filter(|b| b.value > 0))
+            .map(|(l, b)| l as f64 / b.value as f64);
+    }
     // The one algorithm asked for, refused by a size guard: the answer is that refusal.
     if let (Algorithms::Only(_), Some(refused)) =
         (&options.algorithms, algorithms.first().and_then(|a| a.refused.clone()))

@@ -3,7 +3,6 @@
 //! budget, means routing it), its schedule and the checker's verdict.
 
 use super::assess::{AlgorithmRun, ClaimCheck, strings};
-use crate::bounds::Bound;
 use crate::checker::{self, Producer};
 use crate::claims::ClaimVerdict;
 use crate::deadline::{self, Deadline};
@@ -17,15 +16,11 @@ use crate::spec::Instance;
 pub(super) fn run_algorithms(
     instance: &Instance,
     methods: Vec<&'static Method>,
-    bound: Option<&Bound>,
     deadline: Deadline,
 ) -> (Vec<AlgorithmRun>, bool) {
     let mut runs = Vec::new();
     for m in methods {
-        let bound = bound.cloned();
-        match on_clone(deadline, instance, move |i| {
-            m.applies(i).is_ok().then(|| run_algorithm(i, m, bound.as_ref()))
-        }) {
+        match on_clone(deadline, instance, move |i| m.applies(i).is_ok().then(|| run_algorithm(i, m))) {
             Some(run) => runs.extend(run),
             None => {
                 runs.push(AlgorithmRun::stopped(m));
@@ -62,7 +57,8 @@ impl AlgorithmRun {
     }
 }
 
-fn run_algorithm(instance: &Instance, m: &'static Method, bound: Option<&Bound>) -> AlgorithmRun {
+/// One algorithm's run and the checker's verdict (its ratio to the bound is set by the caller).
+fn run_algorithm(instance: &Instance, m: &'static Method) -> AlgorithmRun {
     let mut run = AlgorithmRun {
         method: m.name,
         length: None,
@@ -77,7 +73,6 @@ fn run_algorithm(instance: &Instance, m: &'static Method, bound: Option<&Bound>)
         Ok(schedule) => match checker::judge(instance, schedule, Producer::Algorithm(m.name)) {
             Ok(c) => {
                 run.length = Some(c.length());
-                run.ratio = bound.filter(|b| b.value > 0).map(|b| c.length() as f64 / b.value as f64);
                 run.checked = Some(c);
             }
             Err((_, v)) => run.violations = strings(&v),

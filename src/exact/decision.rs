@@ -74,11 +74,18 @@ pub fn decide_point(
         return Ok(Point::Infeasible(Refutation::Bound(reason)));
     }
     // The cheap bounds first, then those that take time (the flow LP) within the deadline.
-    for deadline in [Deadline::passed_now(), Deadline::after(options.timeout)] {
-        let lower = bounds::lower_bounds_within(instance, deadline);
-        if let Some(b) = bounds::strongest(&lower).filter(|b| b.value > horizon) {
-            return Ok(Point::Infeasible(Refutation::Bound(bound_argument(b))));
-        }
+    let refuted = |lower: &[Bound]| {
+        let b = bounds::strongest(lower).filter(|b| b.value > horizon)?;
+        Some(Point::Infeasible(Refutation::Bound(bound_argument(b))))
+    };
+    let cheap = bounds::cheap_lower_bounds(instance);
+    if let Some(point) = refuted(&cheap) {
+        return Ok(point);
+    }
+    if let Some(point) =
+        refuted(&bounds::costly_lower_bounds(instance, Deadline::after(options.timeout), &cheap))
+    {
+        return Ok(point);
     }
     Ok(match (search.probe(horizon, Variant::Full)?, keep) {
         (Decision::Feasible(checked), _) => Point::Feasible(checked),
