@@ -37,6 +37,7 @@ pub mod certify;
 pub mod checker;
 pub mod claims;
 pub mod compare;
+pub mod deadline;
 pub mod draw;
 pub mod error;
 pub mod exact;

@@ -13,7 +13,7 @@
 //! | [`fat_tree`] | paper 002 §3, §4, §5 | FT-2, FT-11, FT-16..FT-18, FT-24 |
 //! | [`gossip`] | paper 003 §2 | GOS-1, GOS-2; bridge release/tail (new: g(path(n)) = n + ⌊n/2⌋ − 1 under H\*) |
 //! | [`total_exchange`] | paper 004 §2 | TE-1, TE-2, TE-23 |
-//! | [`collective`] | SCCL (PPoPP'21) §5 | distance, receive bandwidth (rounds) |
+//! | [`collective`] | SCCL (PPoPP'21) §5 | distance, receive bandwidth and cut (rounds), multicommodity flow |
 //! | [`generic`] | — | release/tail congestion, single-port totals, distance, total load, port, cut |
 //!
 //! The generic bounds apply to any network and are computed from what the instance actually
@@ -29,6 +29,7 @@ pub mod gossip;
 pub mod scatter_gather;
 pub mod total_exchange;
 
+use crate::deadline::Deadline;
 use crate::spec::{Instance, ModelKind};
 use serde::{Deserialize, Serialize};
 
@@ -59,8 +60,32 @@ impl Bound {
 }
 
 /// Every lower bound that applies to the instance: the closed forms of the papers whose
-/// hypotheses hold, plus the generic bounds of its model.
+/// hypotheses hold, plus the generic bounds of its model ([`lower_bounds_within`] without a
+/// deadline: what a certificate's bound is checked against).
 pub fn lower_bounds(instance: &Instance) -> Vec<Bound> {
+    lower_bounds_within(instance, Deadline::NONE)
+}
+
+/// [`lower_bounds`] within `deadline`: [`cheap_lower_bounds`], then [`costly_lower_bounds`]
+/// (the collective's flow LP, which gets half the time left; a cheaper bound stands in for it,
+/// named so, when it runs over).
+pub fn lower_bounds_within(instance: &Instance, deadline: Deadline) -> Vec<Bound> {
+    let mut out = cheap_lower_bounds(instance);
+    let costly = costly_lower_bounds(instance, deadline, &out);
+    out.extend(costly);
+    out
+}
+
+/// The bounds that take time, listed after the [`cheap_lower_bounds`] they may stand on: the
+/// collective's flow LP within half the time `deadline` leaves
+/// ([`collective::flow_bounds`]); none for the other models.
+pub fn costly_lower_bounds(instance: &Instance, deadline: Deadline, cheap: &[Bound]) -> Vec<Bound> {
+    collective::flow_bounds(instance, deadline, cheap)
+}
+
+/// Every lower bound of [`lower_bounds`] that takes no time: closed forms and counts, all of
+/// them but the collective's flow LP.
+pub fn cheap_lower_bounds(instance: &Instance) -> Vec<Bound> {
     let mut out = Vec::new();
     // A validated instance's model is its problem's (`ProblemKind::model`).
     match instance.problem.kind().model() {
@@ -80,7 +105,7 @@ pub fn lower_bounds(instance: &Instance) -> Vec<Bound> {
         ModelKind::FatTree => {
             out.extend(fat_tree::bounds(instance));
         }
-        ModelKind::Collective => out.extend(collective::bounds(instance)),
+        ModelKind::Collective => out.extend(collective::cheap_bounds(instance)),
     }
     out
 }

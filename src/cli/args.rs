@@ -139,6 +139,10 @@ pub enum Command {
     Bounds {
         /// Instance file (TOML).
         instance: PathBuf,
+        /// Give up on the bounds that take time (the collective's flow LP gets half of it) and
+        /// list the others.
+        #[arg(long, default_value = "60")]
+        timeout: String,
     },
     /// Produce a schedule with an algorithm or the exact layer, check it and report it. With
     /// `--model bandwidth`: the certified bandwidth optimum of a collective (allgather,

@@ -9,7 +9,7 @@ use commsched::checker::{Producer, accept};
 use commsched::error::{InputError, Result};
 use commsched::exact::decision::{Point, decide_point};
 use commsched::exact::encode::Prefix;
-use commsched::exact::pareto::{self, Walk, WalkOptions};
+use commsched::exact::pareto::{self, Frontier, Walk, WalkOptions};
 use commsched::exact::{BackendKind, StopReason};
 use commsched::folder;
 use commsched::msccl;
@@ -213,8 +213,9 @@ struct PointJson {
     rounds_per_chunk: String,
     /// Why S − 1 steps do not fit in R rounds.
     certificate: String,
-    /// Not dominated by another point.
-    pareto: bool,
+    /// Not dominated by another point (`null`: the walk stopped before deciding a point that
+    /// could dominate it).
+    pareto: Option<bool>,
     folder: Option<String>,
 }
 
@@ -237,6 +238,8 @@ struct ParetoJson<'a> {
     /// The lower bound on R/C and its name.
     bound: String,
     bound_name: &'static str,
+    /// Why the flow LP gave no bound (over its guard, out of its share of the time), if so.
+    bound_note: Option<&'static str>,
     points: Vec<PointJson>,
     refuted: Vec<RefutedJson>,
     /// The walk reached a point at the bound.
@@ -308,7 +311,7 @@ pub fn pareto(args: &ParetoArgs<'_>, format: Format, out: &mut dyn Write) -> Res
         _ => to_text(&base, backend, &walk, seconds),
     };
     out.write_all(text.as_bytes()).map_err(io_err("<stdout>"))?;
-    Ok(0)
+    Ok(if walk.stop.is_some() { super::STOPPED } else { 0 })
 }
 
 fn folder_name(dir: &Option<std::path::PathBuf>) -> Option<String> {
@@ -321,6 +324,7 @@ fn to_json<'a>(base: &'a Instance, backend: BackendKind, walk: &Walk, seconds: f
         method: backend.name(),
         bound: walk.bound.to_string(),
         bound_name: walk.bound.name,
+        bound_note: walk.bound.note,
         points: walk
             .points
             .iter()
@@ -330,7 +334,11 @@ fn to_json<'a>(base: &'a Instance, backend: BackendKind, walk: &Walk, seconds: f
                 chunks: p.chunks,
                 rounds_per_chunk: ratio(p.rounds, p.chunks as u64),
                 certificate: p.certificate.to_string(),
-                pareto: p.on_frontier,
+                pareto: match p.frontier {
+                    Frontier::Yes => Some(true),
+                    Frontier::No => Some(false),
+                    Frontier::Unsettled => None,
+                },
                 folder: folder_name(&p.folder),
             })
             .collect(),
@@ -357,17 +365,21 @@ fn to_text(base: &Instance, backend: BackendKind, walk: &Walk, seconds: f64) -> 
         base.name,
         backend.name(),
         walk.bound,
-        walk.bound.name
+        walk.bound.label()
     );
-    t += "   C   R  R/C   S  frontier  certificate\n";
+    t += "   C   R  R/C   S  frontier   certificate\n";
     for p in &walk.points {
         t += &format!(
-            "{:>4}{:>4}{:>5}{:>4}  {:<8}  {}\n",
+            "{:>4}{:>4}{:>5}{:>4}  {:<9}  {}\n",
             p.chunks,
             p.rounds,
             ratio(p.rounds, p.chunks as u64),
             p.steps(),
-            if p.on_frontier { "yes" } else { "no" },
+            match p.frontier {
+                Frontier::Yes => "yes",
+                Frontier::No => "no",
+                Frontier::Unsettled => "unsettled",
+            },
             p.certificate
         );
     }
@@ -375,7 +387,10 @@ fn to_text(base: &Instance, backend: BackendKind, walk: &Walk, seconds: f64) -> 
         t += &format!("refuted (C, R) = ({}, {}): {}\n", r.chunks, r.rounds, r.refutation);
     }
     t += &match (&walk.stop, walk.complete()) {
-        (Some(stop), _) => format!("stopped: {stop}"),
+        (Some(stop), _) => match walk.stopped_at {
+            Some((c, r)) => format!("stopped: {stop}, (C, R) = ({c}, {r}) and on undecided"),
+            None => format!("stopped: {stop}"),
+        },
         (None, true) => "complete: the last point meets the bound".to_string(),
         (None, false) => "ended at --max-chunks before a point met the bound".to_string(),
     };

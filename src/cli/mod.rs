@@ -56,7 +56,9 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Draw { instance, schedule, out: file, style } => {
             draw::draw(&instance, &schedule, &file, style, &mut out)
         }
-        Command::Bounds { instance } => bounds::bounds(&instance, format, &mut out),
+        Command::Bounds { instance, timeout } => {
+            bounds::bounds(&instance, timeout_flag(timeout)?, format, &mut out)
+        }
         Command::Solve {
             instance,
             model: Some(args::ModelArg::Bandwidth),
@@ -193,8 +195,7 @@ pub fn run(cli: Cli) -> Result<u8> {
             if !files.is_empty() {
                 return bench::msccl(&files, &mut out);
             }
-            let limits = Limits { timeout, max_vars: exact::DEFAULT_MAX_VARIABLES, no_symmetry: false };
-            let timeout = solve_options(&limits)?.timeout.expect("solve_options sets a timeout");
+            let timeout = timeout_flag(timeout)?;
             if run_exact {
                 bench::exact(&instances, timeout.as_secs_f64(), &mut out)
             } else {
@@ -276,8 +277,17 @@ fn backend(b: BackendArg) -> BackendKind {
     }
 }
 
+/// The exit code of a search that stopped at its limit before it ended (`pareto`).
+pub(crate) const STOPPED: u8 = 4;
+
 /// The longest `--timeout` accepted, in seconds (about 115 days).
 const MAX_TIMEOUT: f64 = 1e7;
+
+/// A `--timeout` of a command without the other limits.
+fn timeout_flag(timeout: String) -> Result<Duration> {
+    let limits = Limits { timeout, max_vars: exact::DEFAULT_MAX_VARIABLES, no_symmetry: false };
+    Ok(solve_options(&limits)?.timeout.expect("solve_options sets a timeout"))
+}
 
 fn solve_options(limits: &Limits) -> Result<SolveOptions> {
     let typed = &limits.timeout;

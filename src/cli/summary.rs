@@ -40,6 +40,9 @@ pub struct Summary {
     pub stop: Option<String>,
     /// Every lower bound.
     pub bounds: Vec<Bound>,
+    /// Why no schedule exists at all (`bounds`: a round budget a cheap count refutes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_schedule: Option<String>,
 }
 
 impl Summary {
@@ -58,6 +61,7 @@ impl Summary {
             certificate: answer.certificate.as_ref().map(ToString::to_string),
             stop: answer.stop.as_ref().map(ToString::to_string),
             bounds,
+            no_schedule: None,
         }
     }
 
@@ -77,6 +81,7 @@ impl Summary {
             certificate: None,
             stop: None,
             bounds,
+            no_schedule: None,
         }
     }
 }
@@ -105,8 +110,14 @@ pub(super) fn print_summary(s: &Summary, format: Format, out: &mut dyn Write) ->
                     } else if let Some(lb) = s.lower_bound {
                         t += &format!(", lower bound {lb}");
                     }
+                    if let Some(stop) = &s.stop {
+                        t += &format!(" ({stop})");
+                    }
                     t += "\n";
                 }
+            }
+            if let Some(reason) = &s.no_schedule {
+                t += &format!("  no schedule exists: {reason}\n");
             }
             for v in &s.violations {
                 t += &format!("  {v}\n");

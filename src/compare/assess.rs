@@ -1,13 +1,16 @@
-//! The one pipeline behind `solve`, `check` and `report`: an instance's lower bounds (computed
-//! once), the registered algorithms' checked schedules, the paper's own schedule, the exact
-//! layer (handed the bounds and the best checked schedule as its incumbent), and the verdict on
-//! every claim. [`certify`] decides every certificate, so a command never disagrees with another.
+//! The one pipeline behind `solve`, `check` and `report`, under one deadline (`--timeout`): an
+//! instance's lower bounds (computed once: the cheap ones first, the flow LP only when no
+//! algorithm meets them), the registered algorithms' checked schedules, the paper's own
+//! schedule, the exact layer (handed the bounds and the best checked schedule as its
+//! incumbent), and the verdict on every claim. [`certify`] decides every certificate, so a command never disagrees with another.
 
 use super::paper_claims;
+use super::run::{on_clone, run_algorithms};
 use crate::bounds::{self, Bound};
 use crate::certify::{Certificate, certify};
 use crate::checker::{self, Checked, Producer, Violation};
 use crate::claims::{ClaimValue, ClaimVerdict, Relation, Subject};
+use crate::deadline::Deadline;
 use crate::error::{Error, InputError};
 use crate::exact::{self, BackendChoice, BackendKind, Outcome, SolveOptions, StopReason};
 use crate::folder;
@@ -260,9 +263,19 @@ pub fn assess(
     instance.guard_events()?;
     // The timeout bounds the whole pipeline: bounds, algorithms and the exact search share it.
     let start = Instant::now();
-    let out_of_time = || options.solve.timeout.is_some_and(|t| start.elapsed() >= t);
-    let lower_bounds = bounds::lower_bounds(instance);
-    let lower_bound = bounds::strongest(&lower_bounds).cloned();
+    let deadline = Deadline::after(options.solve.timeout);
+    // A round budget that a cheap count refutes: no schedule at all, before anything runs.
+    if let Some(reason) = bounds::collective::no_schedule(instance) {
+        return Err(exact::no_schedule(reason));
+    }
+    // The one algorithm asked for is refused before the bounds are computed.
+    if let Algorithms::Only(m) = options.algorithms
+        && let Some(Err(reason)) = on_clone(deadline, instance, move |i| m.applies(i))
+    {
+        return Err(Error::NotApplicable { method: m.name.into(), reason });
+    }
+    // The cheap bounds first; the costly ones (the flow LP) only when no algorithm meets them.
+    let mut lower_bounds = bounds::cheap_lower_bounds(instance);
     let paper_schedule = attached.paper.map(|(file, schedule)| {
         match checker::judge(instance, schedule, Producer::Paper(file.into())) {
             Ok(c) => PaperRun { file: file.into(), length: Some(c.length()), violations: Vec::new() },
@@ -270,17 +283,22 @@ pub fn assess(
         }
     });
     let methods = match options.algorithms {
-        Algorithms::Applicable => heuristics::for_instance(instance),
-        Algorithms::Only(m) => {
-            m.applies(instance).map_err(|reason| Error::NotApplicable { method: m.name.into(), reason })?;
-            vec![m]
-        }
+        Algorithms::Applicable => heuristics::all(),
+        Algorithms::Only(m) => vec![m],
     };
-    let algorithms: Vec<AlgorithmRun> = methods
-        .into_iter()
-        .take_while(|_| !out_of_time())
-        .map(|m| run_algorithm(instance, m, lower_bound.as_ref()))
-        .collect();
+    let (mut algorithms, stopped) = run_algorithms(instance, methods, deadline);
+    let shortest = algorithms.iter().filter_map(|a| a.length).min();
+    if bounds::strongest(&lower_bounds).is_none_or(|b| shortest.is_none_or(|l| l > b.value)) {
+        let costly = bounds::costly_lower_bounds(instance, deadline, &lower_bounds);
+        lower_bounds.extend(costly);
+    }
+    let lower_bound = bounds::strongest(&lower_bounds).cloned();
+    for run in &mut algorithms {
+        run.ratio = run
+            .length
+            .zip(lower_bound.as_ref().filter(|b| b.value > 0))
+            .map(|(l, b)| l as f64 / b.value as f64);
+    }
     // The one algorithm asked for, refused by a size guard: the answer is that refusal.
     if let (Algorithms::Only(_), Some(refused)) =
         (&options.algorithms, algorithms.first().and_then(|a| a.refused.clone()))
@@ -309,12 +327,17 @@ pub fn assess(
         .cloned();
     let (exact, exact_best) = match options.exact.map(|choice| choice.resolve(instance)) {
         Some(backend) => {
-            let solve = SolveOptions {
-                timeout: options.solve.timeout.map(|t| t.saturating_sub(start.elapsed())),
-                ..options.solve.clone()
-            };
+            let solve = SolveOptions { timeout: deadline.left(), ..options.solve.clone() };
             let start = Instant::now();
-            let result = exact::solve(instance, backend, &solve, &lower_bounds, incumbent.clone());
+            // Past the deadline the search is not even built (its encoder's tables take time).
+            let result = match lower_bound.as_ref().filter(|_| deadline.passed()) {
+                Some(b) => Ok(Outcome::Bounds {
+                    lower: b.value,
+                    upper: incumbent.clone(),
+                    stop: StopReason::Timeout,
+                }),
+                None => exact::solve(instance, backend, &solve, &lower_bounds, incumbent.clone()),
+            };
             let (answer, best) = match result {
                 Ok(Outcome::Optimal { checked, certificate }) => {
                     (ExactAnswer::Optimal { optimum: checked.length(), certificate }, Some(checked))
@@ -342,7 +365,11 @@ pub fn assess(
         Some(ExactAnswer::Optimal { .. }) => exact_best.or(stored_best),
         _ => stored_best.or(exact_best).or(incumbent),
     };
-    let answer = answer(&lower_bounds, &algorithms, exact.as_ref(), stored.as_ref(), best.as_ref());
+    let mut answer = answer(&lower_bounds, &algorithms, exact.as_ref(), stored.as_ref(), best.as_ref());
+    // Without an exact search to say so, an algorithm stopped at the deadline marks the answer.
+    if stopped && answer.stop.is_none() && answer.status != Status::Optimal {
+        answer.stop = Some(StopReason::Timeout);
+    }
     let claims = judge_claims(instance, &algorithms, paper_schedule.as_ref(), &answer);
     Ok(Assessment {
         instance: instance.name.clone(),
@@ -392,43 +419,8 @@ impl Assessment {
 }
 
 /// Violations as contract text.
-fn strings(violations: &[Violation]) -> Vec<String> {
+pub(super) fn strings(violations: &[Violation]) -> Vec<String> {
     violations.iter().map(Violation::to_string).collect()
-}
-
-fn run_algorithm(instance: &Instance, m: &'static Method, bound: Option<&Bound>) -> AlgorithmRun {
-    let mut run = AlgorithmRun {
-        method: m.name,
-        length: None,
-        violations: Vec::new(),
-        error: None,
-        ratio: None,
-        claim: None,
-        checked: None,
-        refused: None,
-    };
-    match m.produce(instance) {
-        Ok(schedule) => match checker::judge(instance, schedule, Producer::Algorithm(m.name)) {
-            Ok(c) => {
-                run.length = Some(c.length());
-                run.ratio = bound.filter(|b| b.value > 0).map(|b| c.length() as f64 / b.value as f64);
-                run.checked = Some(c);
-            }
-            Err((_, v)) => run.violations = strings(&v),
-        },
-        Err(e) => {
-            run.error = Some(e.to_string());
-            if let Error::Input(refused) = e {
-                run.refused = Some(refused);
-            }
-        }
-    }
-    run.claim = (m.claim)(instance).map(|claimed| ClaimCheck {
-        verdict: run.length.map_or(ClaimVerdict::Unsettled, |l| claimed.judge(l)),
-        observed: run.length,
-        claimed,
-    });
-    run
 }
 
 /// Re-checks the certificate folder `dir` of `instance` ([`StoredRun`]). A valid folder gives

@@ -6,5 +6,6 @@ pub mod assess;
 pub mod paper_claims;
 pub mod ratios;
 pub mod report;
+mod run;
 
 pub use assess::{Algorithms, AssessOptions, Assessment, Attached, Status, assess};

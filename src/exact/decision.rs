@@ -10,6 +10,7 @@ use super::{Decision, SolveOptions, StopReason};
 use crate::bounds::{self, Bound};
 use crate::certify::{Evidence, Infeasibility};
 use crate::checker::Checked;
+use crate::deadline::Deadline;
 use crate::error::Result;
 use crate::exact::BackendKind;
 use crate::spec::Instance;
@@ -72,9 +73,19 @@ pub fn decide_point(
     if let Some(reason) = search.encoder.impossible() {
         return Ok(Point::Infeasible(Refutation::Bound(reason)));
     }
-    let lower = bounds::lower_bounds(instance);
-    if let Some(b) = bounds::strongest(&lower).filter(|b| b.value > horizon) {
-        return Ok(Point::Infeasible(Refutation::Bound(bound_argument(b))));
+    // The cheap bounds first, then those that take time (the flow LP) within the deadline.
+    let refuted = |lower: &[Bound]| {
+        let b = bounds::strongest(lower).filter(|b| b.value > horizon)?;
+        Some(Point::Infeasible(Refutation::Bound(bound_argument(b))))
+    };
+    let cheap = bounds::cheap_lower_bounds(instance);
+    if let Some(point) = refuted(&cheap) {
+        return Ok(point);
+    }
+    if let Some(point) =
+        refuted(&bounds::costly_lower_bounds(instance, Deadline::after(options.timeout), &cheap))
+    {
+        return Ok(point);
     }
     Ok(match (search.probe(horizon, Variant::Full)?, keep) {
         (Decision::Feasible(checked), _) => Point::Feasible(checked),

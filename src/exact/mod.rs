@@ -355,9 +355,16 @@ pub fn solve(
 ) -> Result<Outcome> {
     let search = Search::new(instance, backend, options)?;
     if let Some(reason) = search.encoder.impossible() {
-        return Err(Error::Input(InputError::new("", "network", format!("{reason}: no schedule exists"))));
+        return Err(no_schedule(reason));
     }
     search.run(bounds, incumbent)
+}
+
+/// The error for an instance that has no schedule at all, `reason` being why (an item that
+/// cannot reach its target, a round budget below what a bound needs): an input error on its
+/// network (file left empty for the caller to fill).
+pub fn no_schedule(reason: String) -> Error {
+    Error::Input(InputError::new("", "network", format!("{reason}: no schedule exists")))
 }
 
 #[cfg(test)]

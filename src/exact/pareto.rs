@@ -20,6 +20,10 @@
 //! uncertified. Points that another point dominates (no fewer steps and no lower R/C) are
 //! marked as off the frontier rather than dropped.
 //!
+//! The time limit is the whole walk's: every decision gets what is left of it. A walk that
+//! stops leaves (C, R) undecided, and a point one of them could dominate is marked
+//! [`Frontier::Unsettled`], never on the frontier.
+//!
 //! Each decision is handed to the caller as it is settled ([`Settled`]), with the folder its
 //! proof was traced into: the certificate folders (docs/spec.md §7.1) are written above this
 //! layer, by `folder::write_settled`.
@@ -29,6 +33,7 @@ use super::{BackendKind, SolveOptions, StopReason};
 use crate::bounds::{self, Bound, collective::RoundsPerChunk};
 use crate::certify::{Certificate, certify};
 use crate::checker::Checked;
+use crate::deadline::Deadline;
 use crate::error::{Error, InputError, Result};
 use crate::spec::{Instance, Model, Problem};
 use std::path::{Path, PathBuf};
@@ -57,10 +62,22 @@ pub struct ParetoPoint {
     pub checked: Checked,
     /// Why S − 1 steps do not fit.
     pub certificate: Certificate,
-    /// No other point has as few steps and a lower R/C, or fewer steps and the same R/C.
-    pub on_frontier: bool,
+    /// Whether another point has as few steps and a lower R/C, or fewer steps and the same R/C.
+    pub frontier: Frontier,
     /// Its certificate folder, when one was asked for.
     pub folder: Option<PathBuf>,
+}
+
+/// Whether a point is on the frontier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Frontier {
+    /// No point of the walk dominates it, and none left undecided can.
+    Yes,
+    /// A point of the walk dominates it.
+    No,
+    /// No point of the walk dominates it, but the walk stopped before deciding a (C, R) that
+    /// could.
+    Unsettled,
 }
 
 impl ParetoPoint {
@@ -82,6 +99,8 @@ pub struct Walk {
     /// Why the walk ended before a point met ρ: `None` when one did, or when C reached
     /// the maximum (then [`Walk::complete`] is false).
     pub stop: Option<StopReason>,
+    /// The (C, R) the walk stopped at, undecided, when it stopped.
+    pub stopped_at: Option<(usize, u64)>,
 }
 
 impl Walk {
@@ -98,7 +117,7 @@ pub struct WalkOptions {
     pub max_chunks: usize,
     /// The backend of every decision.
     pub backend: BackendKind,
-    /// Limits of each decision and each search (the timeout applies to each on its own).
+    /// Limits of the decisions: the timeout is the whole walk's, each decision gets what is left.
     pub solve: SolveOptions,
     /// Write a certificate folder `c{C}-r{R}` per point and per refuted (C, R) under this
     /// directory.
@@ -169,20 +188,26 @@ pub fn walk(
         .into());
     }
     super::encode::encoder_for(base)?;
-    let bound = bounds::collective::rounds_per_chunk(&at(base, 1, 1)).ok_or_else(|| {
+    let deadline = Deadline::after(options.solve.timeout);
+    let bound = bounds::collective::rounds_per_chunk_within(&at(base, 1, 1), deadline).ok_or_else(|| {
         InputError::new("", "network", "some chunk cannot reach a target: no schedule exists")
     })?;
-    let mut walk = Walk { bound, points: Vec::new(), refuted: Vec::new(), stop: None };
+    let mut walk = Walk { bound, points: Vec::new(), refuted: Vec::new(), stop: None, stopped_at: None };
     'chunks: for chunks in 1..=options.max_chunks {
         let mut rounds = walk.bound.least_rounds(chunks);
         loop {
             let inst = at(base, chunks, rounds);
+            if deadline.passed() {
+                walk.stop = Some(StopReason::Timeout);
+                walk.stopped_at = Some((chunks, rounds));
+                break 'chunks;
+            }
             let dir = folder_for(options, chunks, rounds)?;
             let started = std::time::Instant::now();
             let seconds = || started.elapsed().as_secs_f64();
             let settled =
                 |decision| Settled { instance: &inst, folder: dir.as_deref(), seconds: seconds(), decision };
-            match least_steps(&inst, rounds, options, dir.as_deref())? {
+            match least_steps(&inst, rounds, options, deadline, dir.as_deref())? {
                 Least::Steps(checked, certificate, lower) => {
                     record(settled(Decision::Point {
                         checked: &checked,
@@ -190,8 +215,14 @@ pub fn walk(
                         bounds: &lower,
                     }))?;
                     let met = walk.bound.met_by(rounds, chunks);
-                    let point =
-                        ParetoPoint { chunks, rounds, checked, certificate, on_frontier: true, folder: dir };
+                    let point = ParetoPoint {
+                        chunks,
+                        rounds,
+                        checked,
+                        certificate,
+                        frontier: Frontier::Yes,
+                        folder: dir,
+                    };
                     walk.points.push(point);
                     if met {
                         break 'chunks;
@@ -205,12 +236,22 @@ pub fn walk(
                 }
                 Least::Unknown(stop) => {
                     walk.stop = Some(stop);
+                    walk.stopped_at = Some((chunks, rounds));
                     break 'chunks;
                 }
             }
         }
     }
-    mark_frontier(&mut walk.points);
+    // What the (C, R) left undecided could still be: at the C it stopped at, R from there on;
+    // at every C after it up to the maximum, R from ⌈ρ·C⌉ on; and S at least the distance.
+    let open: Vec<(usize, u64)> = match walk.stopped_at {
+        Some((c, r)) => std::iter::once((c, r))
+            .chain((c + 1..=options.max_chunks).map(|c| (c, walk.bound.least_rounds(c))))
+            .collect(),
+        None => Vec::new(),
+    };
+    let least_steps = bounds::collective::distance(base).unwrap_or(1);
+    mark_frontier(&mut walk.points, &open, least_steps);
     Ok(walk)
 }
 
@@ -231,13 +272,21 @@ fn least_steps(
     inst: &Instance,
     rounds: u64,
     options: &WalkOptions,
+    deadline: Deadline,
     dir: Option<&std::path::Path>,
 ) -> Result<Least> {
-    let lower = bounds::lower_bounds(inst);
+    let lower = bounds::lower_bounds_within(inst, deadline);
     let first = bounds::strongest(&lower).map_or(1, |b| b.value.max(1));
-    let solve_options = SolveOptions { proof_dir: dir.map(Into::into), ..options.solve.clone() };
     let mut previous = None;
     for steps in first..=rounds {
+        if deadline.passed() {
+            return Ok(Least::Unknown(StopReason::Timeout));
+        }
+        let solve_options = SolveOptions {
+            proof_dir: dir.map(Into::into),
+            timeout: deadline.left(),
+            ..options.solve.clone()
+        };
         match decide_point(inst, options.backend, steps, &solve_options, None)? {
             Point::Feasible(checked) => {
                 let infeasible = match &previous {
@@ -274,15 +323,30 @@ fn folder_for(options: &WalkOptions, chunks: usize, rounds: u64) -> Result<Optio
     Ok(Some(dir))
 }
 
-/// Marks the points another point dominates: one with no more steps and a lower R/C, or fewer
-/// steps and the same R/C.
-fn mark_frontier(points: &mut [ParetoPoint]) {
+/// Marks the points another point dominates (one with no more steps and a lower R/C, or fewer
+/// steps and the same R/C) off the frontier, and those a point of an `open` (C, least R) could
+/// dominate, with at least `least_steps` steps, unsettled.
+fn mark_frontier(points: &mut [ParetoPoint], open: &[(usize, u64)], least_steps: u64) {
     let keys: Vec<(u64, u64, u64)> = points.iter().map(|p| (p.steps(), p.rounds, p.chunks as u64)).collect();
+    // r2/c2 < r/c  ⇔  r2·c < r·c2 (all positive).
+    let dominates = |(s2, r2, c2): (u64, u64, u64), (s, r, c): (u64, u64, u64)| {
+        (s2 <= s && r2 * c < r * c2) || (s2 < s && r2 * c == r * c2)
+    };
     for (i, p) in points.iter_mut().enumerate() {
         let (s, r, c) = keys[i];
-        p.on_frontier = !keys.iter().any(|&(s2, r2, c2)| {
-            // r2/c2 < r/c  ⇔  r2·c < r·c2 (all positive).
-            (s2 <= s && r2 * c < r * c2) || (s2 < s && r2 * c == r * c2)
-        });
+        p.frontier = if keys.iter().any(|&k| dominates(k, (s, r, c))) {
+            Frontier::No
+        } else if open.iter().any(|&(c2, least)| {
+            let c2 = c2 as u64;
+            // The fewest steps at the lowest R/C it allows, or at R/C = r/c when that is an R.
+            dominates((least_steps, least, c2), (s, r, c))
+                || ((r * c2).is_multiple_of(c)
+                    && r * c2 / c >= least
+                    && dominates((least_steps, r * c2 / c, c2), (s, r, c)))
+        }) {
+            Frontier::Unsettled
+        } else {
+            Frontier::Yes
+        };
     }
 }

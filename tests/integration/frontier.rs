@@ -6,7 +6,7 @@
 use commsched::bounds::collective::rounds_per_chunk;
 use commsched::certify::Evidence;
 use commsched::exact::decision::{Point, Refutation, decide_point};
-use commsched::exact::pareto::{WalkOptions, walk};
+use commsched::exact::pareto::{Frontier, WalkOptions, walk};
 use commsched::exact::{BackendKind, SolveOptions};
 use commsched::folder;
 use commsched::spec::Instance;
@@ -131,7 +131,7 @@ fn the_dgx1_allgather_frontier() {
     assert_eq!(walk.bound.fraction, Some((7, 6)));
     assert!(walk.refuted.is_empty(), "{:?}", walk.refuted);
     let points: Vec<(usize, u64, u64, bool)> =
-        walk.points.iter().map(|p| (p.chunks, p.steps(), p.rounds, p.on_frontier)).collect();
+        walk.points.iter().map(|p| (p.chunks, p.steps(), p.rounds, p.frontier == Frontier::Yes)).collect();
     let expected = [
         (1, 2, 2, false),
         (2, 2, 3, true),

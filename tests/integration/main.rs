@@ -40,4 +40,5 @@ mod report;
 mod scatter_gather;
 mod suites;
 mod svg;
+mod timeouts;
 mod total_exchange;

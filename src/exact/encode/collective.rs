@@ -154,11 +154,7 @@ impl<'a> Collective<'a> {
 
 impl Encoder for Collective<'_> {
     fn impossible(&self) -> Option<String> {
-        let budget = self.budget?;
-        let (v, k, cap, r) = crate::bounds::collective::rounds_needed(&self.instance)?;
-        (r > budget).then(|| {
-            format!("node {v} receives {k} chunks, at most {cap} per round, so it needs {r} rounds; the budget is R = {budget}")
-        })
+        crate::bounds::collective::no_schedule(&self.instance)
     }
 
     fn min_variables(&self, horizon: u64, _: Variant) -> usize {

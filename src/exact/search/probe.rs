@@ -4,6 +4,7 @@
 
 use super::Search;
 use crate::checker::{Producer, accept};
+use crate::deadline::Deadline;
 use crate::error::InputError;
 use crate::error::{Error, Result};
 use crate::exact::backend::{Aim, Backend, BackendAnswer, Limits, ProofTrace, Unknown};
@@ -107,19 +108,15 @@ impl Search<'_> {
         trace: Option<ProofTrace>,
     ) -> Option<Result<(Encoding, BackendAnswer)>> {
         let (instance, solver, prefix) = (self.instance.clone(), self.solver, self.prefix.clone());
-        let (send, receive) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let result = encode::encoder_for(&instance).and_then(|(_, mut encoder)| {
+        crate::deadline::within(Deadline::after(Some(budget)), move || {
+            encode::encoder_for(&instance).and_then(|(_, mut encoder)| {
                 if let Some(prefix) = &prefix {
                     encoder.start_after(prefix);
                 }
                 let encoding = built(encoder.as_ref(), horizon, variant, prefix.as_ref())?;
                 let answer = answer(solver, &encoding.model, &limits(variant, Some(budget)), trace.as_ref())?;
                 Ok((encoding, answer))
-            });
-            // The receiver is gone when the probe was abandoned; its answer is not needed then.
-            let _ = send.send(result);
-        });
-        receive.recv_timeout(budget).ok()
+            })
+        })
     }
 }
