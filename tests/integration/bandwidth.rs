@@ -408,3 +408,38 @@ fn constructions_agree_with_the_general_algorithm_and_reach_a_thousand_gpus() {
     assert_eq!(code, 2);
     assert!(stderr.contains("--max-events"), "{stderr}");
 }
+
+/// `scripts/check_bandwidth_certificate.py` was written from docs/spec.md (§2.5, §3.2, §6.1,
+/// §7.3) alone, by someone who read no code of commsched: it accepts the folders `solve`
+/// writes, with and without switches, every collective, construction and general algorithm
+/// alike, and rejects a tampered one.
+#[test]
+fn an_outside_checker_written_from_the_docs_accepts_our_certificates() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = format!("{}/scripts/check_bandwidth_certificate.py", env!("CARGO_MANIFEST_DIR"));
+    let outside = |folder: &std::path::Path| {
+        let out = Command::new("python3").arg(&script).arg(folder).output().expect("python3 runs");
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    for (collective, network) in [
+        ("allgather", "ndv2x2"),
+        ("reduce-scatter", "dgx2x2"),
+        ("allreduce", "rail:5x4"),
+        ("allgather", "mi250x2"),
+        ("allreduce", "a100x2"),
+    ] {
+        let folder = dir.path().join(format!("{collective}-{network}").replace(':', "_"));
+        let path = folder.to_str().unwrap();
+        let (code, _, stderr) =
+            run(&["solve", collective, "--network", network, "--model", "bandwidth", "--certificate", path]);
+        assert_eq!(code, 0, "{stderr}");
+        assert_eq!(outside(&folder), (Some(0), "valid\n".to_string()), "{collective} on {network}");
+    }
+    let folder = dir.path().join("allgather-ndv2x2");
+    let packing = folder.join("packing.json");
+    let text = std::fs::read_to_string(&packing).unwrap();
+    std::fs::write(&packing, text.replacen("\"weight\": \"1\"", "\"weight\": \"1/2\"", 1)).unwrap();
+    let (code, report) = outside(&folder);
+    assert_eq!(code, Some(1));
+    assert!(report.contains("weigh 1/2 in all, not 1"), "{report}");
+}
