@@ -15,6 +15,7 @@ pub mod construct;
 pub mod flow;
 pub mod rate;
 pub mod split;
+pub mod time;
 
 use crate::checker::packing::{PackingMeasure, check_packing, cuts_bound};
 use crate::error::{Error, Result};

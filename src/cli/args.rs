@@ -163,6 +163,10 @@ pub enum Command {
         /// node-link JSON file, ...).
         #[arg(long)]
         network: Option<String>,
+        /// With --model bandwidth: a message size (bytes, or 4K, 256M, 1G: powers of 1024), for
+        /// the α–β time of the optimum pipelined in its best chunk count.
+        #[arg(long, value_name = "BYTES", requires = "model")]
+        size: Option<String>,
         /// Exact-solve limits.
         #[command(flatten)]
         limits: Limits,

@@ -4,6 +4,7 @@
 
 use super::args::Format;
 use super::io_err;
+use commsched::bandwidth::time::{SizedTime, parse_size, sized_time};
 use commsched::bandwidth::{Answer, optimise};
 use commsched::error::{InputError, Result};
 use commsched::folder::packing::{self as folder, bandwidths};
@@ -19,6 +20,7 @@ use std::time::{Duration, Instant};
 pub(super) struct Args<'a> {
     pub collective: &'a str,
     pub network: Option<&'a str>,
+    pub size: Option<&'a str>,
     pub timeout: Option<Duration>,
     pub out: Option<&'a Path>,
     pub certificate: Option<&'a Path>,
@@ -58,6 +60,16 @@ pub(super) fn solve(args: &Args<'_>, format: Format, out: &mut dyn Write) -> Res
             "is required with --model bandwidth (ndv2x4, rail:16x8, a node-link JSON file, ...)",
         )
     })?;
+    let size = match args.size {
+        Some(text) => Some(parse_size(text).ok_or_else(|| {
+            InputError::new(
+                "<flags>",
+                "--size",
+                format!("`{text}` is not a size: bytes, or a number with K, M, G or T"),
+            )
+        })?),
+        None => None,
+    };
     let fabric = fabric::load(spec, None)?;
     let start = Instant::now();
     let answer = optimise(&fabric, collective, args.timeout.map(|t| start + t))?;
@@ -74,9 +86,11 @@ pub(super) fn solve(args: &Args<'_>, format: Format, out: &mut dyn Write) -> Res
             }
             let time = &opt.measure.time;
             let (algbw, busbw) = bandwidths(collective, n, time);
+            let sized = size.map(|bytes| sized_time(&fabric, opt, bytes));
             match format {
                 Format::Json => {
                     json!({
+                        "size": sized,
                         "status": "optimal",
                         "collective": collective.name(),
                         "network": fabric.name(),
@@ -92,14 +106,16 @@ pub(super) fn solve(args: &Args<'_>, format: Format, out: &mut dyn Write) -> Res
                     .to_string()
                         + "\n"
                 }
-                _ => format!(
-                    "{} on {} (bandwidth model, {n} compute nodes): optimal\n  algbw {algbw:.3} GB/s, busbw {busbw:.3} GB/s; time per shard {} s/GB, T(M) = (M/{n}) × that\n  certificate: {}; the packing of {} trees meets it (checked)\n",
-                    collective.name(),
-                    fabric.name(),
-                    ratio_text(time),
-                    describe_cuts(&fabric, &opt.cuts),
-                    opt.measure.trees,
-                ),
+                _ => {
+                    format!(
+                        "{} on {} (bandwidth model, {n} compute nodes): optimal\n  algbw {algbw:.3} GB/s, busbw {busbw:.3} GB/s; time per shard {} s/GB, T(M) = (M/{n}) × that\n  certificate: {}; the packing of {} trees meets it (checked)\n",
+                        collective.name(),
+                        fabric.name(),
+                        ratio_text(time),
+                        describe_cuts(&fabric, &opt.cuts),
+                        opt.measure.trees,
+                    ) + &sized.map_or(String::new(), |t| describe_size(&t))
+                }
             }
         }
         Answer::Bounds { cuts, lower } => {
@@ -130,6 +146,23 @@ pub(super) fn solve(args: &Args<'_>, format: Format, out: &mut dyn Write) -> Res
     };
     out.write_all(text.as_bytes()).map_err(io_err("<stdout>"))?;
     Ok(0)
+}
+
+/// One line per size: the time, its bandwidth term, and each phase's pipeline.
+fn describe_size(t: &SizedTime) -> String {
+    let phases: Vec<String> = t
+        .phases
+        .iter()
+        .map(|p| format!("{} {} chunks over depth {} at α {} µs", p.phase, p.chunks, p.depth, p.alpha_us))
+        .collect();
+    format!(
+        "  at {} bytes: {:.1} µs, algbw {:.3} GB/s (bandwidth term {:.1} µs; {})\n",
+        t.bytes,
+        t.time_us,
+        t.algbw,
+        t.bandwidth_us,
+        phases.join(", ")
+    )
 }
 
 /// "the allgather cut of 25 nodes (24 compute) with 12.5 GB/s leaving bounds …", per phase.

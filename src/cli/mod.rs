@@ -68,11 +68,13 @@ pub fn run(cli: Cli) -> Result<u8> {
             certificate,
             method,
             steps,
+            size,
             ..
         } => {
             let args = bandwidth::Args {
                 collective: &instance.display().to_string(),
                 network: network.as_deref(),
+                size: size.as_deref(),
                 timeout: solve_options(&limits)?.timeout,
                 out: file.as_deref(),
                 certificate: certificate.as_deref(),

@@ -443,3 +443,32 @@ fn an_outside_checker_written_from_the_docs_accepts_our_certificates() {
     assert_eq!(code, Some(1));
     assert!(report.contains("weigh 1/2 in all, not 1"), "{report}");
 }
+
+/// The α–β time of a certified optimum: never below its bandwidth term, within a few percent of
+/// it for a large message, latency-bound for a small one, and the best chunk count grows with
+/// the size; with no latency the pipeline is cut as finely as allowed.
+#[test]
+fn sized_times_pipeline_the_optimum() {
+    use commsched::bandwidth::time::{MAX_CHUNKS, sized_time};
+    let f = machine("ndv2x4");
+    let o = optimum(&f, BandwidthCollective::Allreduce);
+    let (small, large) = (sized_time(&f, &o, 1 << 10), sized_time(&f, &o, 4 << 30));
+    for t in [&small, &large] {
+        assert!(t.time_us >= t.bandwidth_us);
+        assert_eq!(t.phases.len(), 2);
+        assert!(t.phases.iter().all(|p| p.alpha_us == 1.3 && p.depth >= 2));
+    }
+    assert!(large.time_us < 1.05 * large.bandwidth_us, "{large:?}");
+    assert!(small.time_us > 2.0 * small.bandwidth_us, "{small:?}");
+    assert!(small.phases[0].chunks < large.phases[0].chunks);
+    let dgx1 = load("dgx1", None).unwrap();
+    let t = sized_time(&dgx1, &optimum(&dgx1, BandwidthCollective::Allgather), 1 << 30);
+    assert_eq!(t.phases[0].chunks, MAX_CHUNKS);
+    let (code, stdout, _) = run(&["--format", "json", "solve", "allgather", "--network", "ndv2x2", "--model", "bandwidth", "--size", "1G"]);
+    assert_eq!(code, 0);
+    let d: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(d["size"]["bytes"], 1u64 << 30);
+    let (code, _, stderr) = run(&["solve", "allgather", "--network", "ndv2x2", "--model", "bandwidth", "--size", "1X"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("--size"));
+}
