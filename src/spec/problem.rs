@@ -3,9 +3,10 @@
 use super::collective::{Collective, CollectiveKind};
 use super::limits::Resource;
 use super::model::{GatherMode, Model};
-use super::network::{Family, Network, Node, RingTie};
+use super::network::{Family, Network, Node, RingTie, reach};
 use crate::error::InputError;
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use std::fmt;
 
 /// A chatting message as written in an instance (paper 000 §2).
@@ -463,21 +464,34 @@ impl Instance {
     }
 
     /// A chunk of a collective and a target it cannot reach from any of its sources (from one
-    /// of its contributors, for a combining collective), if any.
+    /// of its contributors, for a combining collective), if any. A strongly connected network
+    /// answers in one pass over its arcs; otherwise one search per distinct source set (what
+    /// reaches a target, for a combining collective), each as large as the network, so never
+    /// more than the instance's items (docs/spec.md §5.3).
     fn collective_unreachable(&self) -> Option<(usize, Node)> {
         let Problem::Collective(c) = &self.problem else { return None };
+        if self.network.strongly_connected() {
+            return None;
+        }
         let n = self.network.len();
-        let dist: Vec<Vec<usize>> = (0..n).map(|s| self.network.distances_from(s)).collect();
-        let cut = |s: Node, t: Node| dist[s][t] == usize::MAX;
+        let out = self.network.out_neighbours();
+        let mut into = vec![Vec::new(); n];
+        for &(u, v) in self.network.arcs() {
+            into[v].push(u);
+        }
+        let mut searched: HashMap<Vec<Node>, Vec<bool>> = HashMap::new();
         c.chunk_table(n).iter().enumerate().find_map(|(id, chunk)| {
-            chunk
-                .targets
-                .iter()
-                .find(|&&t| match c.kind.combining() {
-                    true => chunk.sources.iter().any(|&s| cut(s, t)),
-                    false => chunk.sources.iter().all(|&s| cut(s, t)),
+            if c.kind.combining() {
+                chunk.targets.iter().copied().find(|&t| {
+                    let reaches = searched.entry(vec![t]).or_insert_with(|| reach(&into, &[t]));
+                    chunk.sources.iter().any(|&s| !reaches[s])
                 })
-                .map(|&t| (id, t))
+            } else {
+                let reached =
+                    searched.entry(chunk.sources.clone()).or_insert_with(|| reach(&out, &chunk.sources));
+                chunk.targets.iter().copied().find(|&t| !reached[t])
+            }
+            .map(|t| (id, t))
         })
     }
 
@@ -496,19 +510,22 @@ impl Instance {
     }
 
     /// The items the instance moves (total-exchange packets, gossip pieces, messages, scatter
-    /// and gather destinations, fat-tree processors); None beyond u64.
+    /// and gather destinations, fat-tree processors, a collective's chunks at every rank: N²·C
+    /// for an allgather on N ranks, docs/spec.md §5.3); None beyond u64.
     fn item_count(&self) -> Option<u64> {
         let n = self.network.len() as u64;
         match &self.problem {
             Problem::TotalExchange(None) | Problem::Gossip => n.checked_mul(n.saturating_sub(1)),
             Problem::TotalExchange(Some(d)) => Some(d.iter().flatten().filter(|&&x| x).count() as u64),
             Problem::Chatting(m) => Some(m.len() as u64),
+            // Every chunk at every rank: what the checker and the chunk table hold.
             Problem::Collective(c) => {
                 let units = match c.kind {
                     CollectiveKind::Alltoall => n.checked_mul(n),
+                    CollectiveKind::Broadcast | CollectiveKind::Reduce => Some(1),
                     _ => Some(n),
                 };
-                units.and_then(|u| u.checked_mul(c.chunks as u64))
+                units.and_then(|u| u.checked_mul(c.chunks as u64)).and_then(|chunks| chunks.checked_mul(n))
             }
             Problem::Scatter(_)
             | Problem::Gather(_)

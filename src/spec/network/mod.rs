@@ -2,6 +2,7 @@
 //! (paper 000 §2.1) and forward levels (paper 000 §3.4). Each family is one file of this
 //! module registered in [`family::FAMILIES`].
 
+pub mod diameter;
 pub mod esm;
 pub mod family;
 pub mod fat_tree;
@@ -62,6 +63,8 @@ pub struct Network {
     switches: Vec<Switch>,
     /// The registry string of a named topology (`dgx1`, `star:5`), which `spec_string` prints.
     name: Option<String>,
+    /// The diameter of a named topology whose closed form gives it (strongly connected).
+    known_diameter: Option<usize>,
 }
 
 impl PartialEq for Network {
@@ -89,10 +92,15 @@ impl Network {
     /// An explicit graph with a bandwidth on every arc `(u, v, b)` and switch groups
     /// (docs/spec.md §2.4). Errors name the arc or switch and the reason.
     pub fn weighted(n: usize, arcs: Vec<(Node, Node, u64)>, switches: Vec<Switch>) -> Result<Self, String> {
-        if n < 1 {
-            return Err("a graph needs at least 1 node".into());
+        if n < 2 {
+            return Err(super::topology::one_node(n));
         }
         Resource::Nodes.guard(Some(n as u64), "the network")?;
+        let members: usize = switches.iter().map(|s| s.sources.len() + s.destinations.len()).sum();
+        Resource::Arcs.guard(
+            (arcs.len() as u64).checked_add(members as u64),
+            "the network (its arcs and switch-group members)",
+        )?;
         let mut seen = std::collections::HashSet::new();
         for &(u, v, b) in &arcs {
             if u >= n || v >= n {
@@ -130,7 +138,7 @@ impl Network {
     fn from_arcs(family: Family, n: usize, arcs: Vec<(Node, Node)>) -> Self {
         let index = arcs.iter().enumerate().map(|(i, &a)| (a, i)).collect();
         let bandwidth = vec![1; arcs.len()];
-        Self { family, n, arcs, index, bandwidth, switches: Vec::new(), name: None }
+        Self { family, n, arcs, index, bandwidth, switches: Vec::new(), name: None, known_diameter: None }
     }
 
     /// Every arc turned around, with its bandwidth, and every switch group's sources and
@@ -159,6 +167,13 @@ impl Network {
         self
     }
 
+    /// The same network with the diameter its closed form gives (a strongly connected named
+    /// topology), which [`Network::diameter`] then answers without a search.
+    pub fn with_diameter(mut self, diameter: Option<usize>) -> Self {
+        self.known_diameter = diameter;
+        self
+    }
+
     /// The bandwidth of arc `a` (chunks per round; 1 on the papers' families).
     pub fn bandwidth(&self, a: usize) -> u64 {
         self.bandwidth[a]
@@ -181,20 +196,25 @@ impl Network {
     }
 
     /// The largest finite hop distance between two nodes, and whether every node reaches
-    /// every other.
+    /// every other: the closed form of a named topology or of the family
+    /// ([`NetworkFamily::diameter`]) when there is one, else a breadth-first search from every
+    /// node, over bitsets when the network is dense ([`diameter::search`]).
     pub fn diameter(&self) -> (usize, bool) {
-        let mut diameter = 0;
-        let mut strong = true;
-        for s in 0..self.n {
-            for d in self.distances_from(s) {
-                if d == usize::MAX {
-                    strong = false;
-                } else {
-                    diameter = diameter.max(d);
-                }
-            }
+        if let Some(d) = self.known_diameter {
+            return (d, true);
         }
-        (diameter, strong)
+        self.family.definition().diameter(self).unwrap_or_else(|| diameter::search(self.n, &self.arcs))
+    }
+
+    /// Whether every node reaches every other: one search each way from node 0, linear in the
+    /// arcs.
+    pub fn strongly_connected(&self) -> bool {
+        let mut ways = [vec![Vec::new(); self.n], vec![Vec::new(); self.n]];
+        for &(u, v) in &self.arcs {
+            ways[0][u].push(v);
+            ways[1][v].push(u);
+        }
+        ways.iter().all(|adjacency| reach(adjacency, &[0]).into_iter().all(|r| r))
     }
 
     /// Parses a network string `FAMILY:PARAMS` of a registered family ([`family::lookup`]):
@@ -395,6 +415,24 @@ impl fmt::Display for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.spec_string())
     }
+}
+
+/// Which nodes a search over `adjacency` from `from` reaches.
+pub fn reach(adjacency: &[Vec<Node>], from: &[Node]) -> Vec<bool> {
+    let mut reached = vec![false; adjacency.len()];
+    let mut stack = from.to_vec();
+    for &s in from {
+        reached[s] = true;
+    }
+    while let Some(u) = stack.pop() {
+        for &v in &adjacency[u] {
+            if !reached[v] {
+                reached[v] = true;
+                stack.push(v);
+            }
+        }
+    }
+    reached
 }
 
 /// Parses a network string for a file field, mapping the reason into an [`InputError`].
