@@ -1390,3 +1390,45 @@ fn a_one_node_network_is_refused_in_every_path_naming_the_file_and_field() {
     }
     assert!(error_line(&["topology", "fully-connected:1"]).contains("at least 2 nodes"));
 }
+
+/// docs/msccl.md: `check FILE.xml` answers a well-formed file whose algorithm a runtime cannot
+/// run (a send never received, a deadlock) with exit 1 and the violation `does not run`
+/// naming the step, and a file it cannot parse with exit 2, on mutants of a corpus file.
+#[test]
+fn check_xml_tells_a_wrong_algorithm_from_a_malformed_file() {
+    let corpus =
+        format!("{}/tests/data/msccl/parasail-allgather-ring-2-simple.xml", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&corpus).unwrap();
+    let receive = r#"<step s="1" type="r" srcbuf="o" srcoff="0" dstbuf="o" dstoff="1""#;
+    let line = text.lines().find(|l| l.contains(receive)).expect("rank 0 receives").to_string() + "\n";
+    // Each rank sends at index 0 and receives at 1; receiving first on both makes a cycle.
+    let deadlock = text
+        .replace(r#"<step s="0" type="s""#, r#"<step s="X" type="s""#)
+        .replace(r#"<step s="1" type="r""#, r#"<step s="0" type="r""#)
+        .replace(r#"<step s="X" type="s""#, r#"<step s="1" type="s""#);
+    let scratch = tempfile::tempdir().unwrap();
+    let mutants = [
+        ("no-receive.xml", text.replace(&line, ""), 1, "is never received"),
+        ("deadlock.xml", deadlock, 1, "deadlock: it waits for"),
+        ("malformed.xml", text[..text.len() / 2].to_string(), 2, "not well-formed XML"),
+    ];
+    let (code, _, _) = run(&["check", &corpus, "--collective", "allgather"]);
+    assert_eq!(code, 0, "the corpus file itself is admissible");
+    for (name, mutant, expected, needle) in mutants {
+        let path = scratch.path().join(name);
+        std::fs::write(&path, mutant).unwrap();
+        let path = path.display().to_string();
+        if expected == 2 {
+            let line = error_line(&["check", &path, "--collective", "allgather"]);
+            assert!(line.contains(name) && line.contains(needle), "{line}");
+            continue;
+        }
+        let (code, v) = json(&["check", &path, "--collective", "allgather"]);
+        assert_eq!(code, 1, "{name}: {v}");
+        assert_eq!(v["status"], "inadmissible");
+        let violations = v["violations"].as_array().unwrap();
+        assert_eq!(violations.len(), 1, "{v}");
+        let violation = violations[0].as_str().unwrap();
+        assert!(violation.starts_with("does not run: gpu[") && violation.contains(needle), "{violation}");
+    }
+}
