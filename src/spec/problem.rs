@@ -3,7 +3,7 @@
 use super::collective::{Collective, CollectiveKind};
 use super::limits::Resource;
 use super::model::{GatherMode, Model};
-use super::network::{Family, Network, Node, RingTie, reach};
+use super::network::{Family, Network, Node, RingTie, hops};
 use crate::error::InputError;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -464,35 +464,79 @@ impl Instance {
     }
 
     /// A chunk of a collective and a target it cannot reach from any of its sources (from one
-    /// of its contributors, for a combining collective), if any. A strongly connected network
-    /// answers in one pass over its arcs; otherwise one search per distinct source set (what
-    /// reaches a target, for a combining collective), each as large as the network, so never
-    /// more than the instance's items (docs/spec.md §5.3).
+    /// of its contributors, for a combining collective), if any: none on a strongly connected
+    /// network, which one pass over its arcs tells.
     fn collective_unreachable(&self) -> Option<(usize, Node)> {
-        let Problem::Collective(c) = &self.problem else { return None };
         if self.network.strongly_connected() {
             return None;
         }
+        self.collective_distances()?
+            .iter()
+            .enumerate()
+            .find_map(|(id, targets)| targets.iter().find(|&&(_, d)| d == usize::MAX).map(|&(t, _)| (id, t)))
+    }
+
+    /// Every target of every chunk of a collective (chunks in [`Collective::chunk_table`]
+    /// order) with its hop distance: from the chunk's nearest source, or for a combining
+    /// collective from its farthest contributor (usize::MAX where there is no path). One
+    /// search per distinct source set (per target and backwards, for a combining collective),
+    /// each as large as the network, so never more than the instance's items, which the guard
+    /// has checked (docs/spec.md §5.3); `None` for other problems.
+    pub fn collective_distances(&self) -> Option<Vec<Vec<(Node, usize)>>> {
+        let Problem::Collective(c) = &self.problem else { return None };
         let n = self.network.len();
         let out = self.network.out_neighbours();
         let mut into = vec![Vec::new(); n];
         for &(u, v) in self.network.arcs() {
             into[v].push(u);
         }
-        let mut searched: HashMap<Vec<Node>, Vec<bool>> = HashMap::new();
-        c.chunk_table(n).iter().enumerate().find_map(|(id, chunk)| {
-            if c.kind.combining() {
-                chunk.targets.iter().copied().find(|&t| {
-                    let reaches = searched.entry(vec![t]).or_insert_with(|| reach(&into, &[t]));
-                    chunk.sources.iter().any(|&s| !reaches[s])
-                })
-            } else {
-                let reached =
-                    searched.entry(chunk.sources.clone()).or_insert_with(|| reach(&out, &chunk.sources));
-                chunk.targets.iter().copied().find(|&t| !reached[t])
+        let table = c.chunk_table(n);
+        // Chunks share source sets (every chunk of a reduction has all ranks): each set is
+        // searched, or each (set, target) maximised, once.
+        let mut sets: HashMap<&[Node], usize> = HashMap::new();
+        let mut forward: Vec<Vec<usize>> = Vec::new();
+        let mut backward: HashMap<Node, Vec<usize>> = HashMap::new();
+        let mut farthest: HashMap<(usize, Node), usize> = HashMap::new();
+        let mut distances = Vec::with_capacity(table.len());
+        // On a complete network (diameter 1) every other node is one hop away: no search.
+        if self.network.closed_form_diameter() == Some((1, true)) {
+            let hop = |s: &[Node], t: Node| usize::from(!s.contains(&t));
+            for chunk in &table {
+                let row = if c.kind.combining() {
+                    chunk
+                        .targets
+                        .iter()
+                        .map(|&t| (t, usize::from(chunk.sources.iter().any(|&s| s != t))))
+                        .collect()
+                } else {
+                    chunk.targets.iter().map(|&t| (t, hop(&chunk.sources, t))).collect()
+                };
+                distances.push(row);
             }
-            .map(|t| (id, t))
-        })
+            return Some(distances);
+        }
+        for chunk in &table {
+            let next = sets.len();
+            let set = *sets.entry(&chunk.sources).or_insert(next);
+            let row = if c.kind.combining() {
+                (chunk.targets.iter())
+                    .map(|&t| {
+                        let d = *farthest.entry((set, t)).or_insert_with(|| {
+                            let back = backward.entry(t).or_insert_with(|| hops(&into, &[t]));
+                            chunk.sources.iter().map(|&s| back[s]).max().unwrap_or(0)
+                        });
+                        (t, d)
+                    })
+                    .collect()
+            } else {
+                if set == forward.len() {
+                    forward.push(hops(&out, &chunk.sources));
+                }
+                chunk.targets.iter().map(|&t| (t, forward[set][t])).collect()
+            };
+            distances.push(row);
+        }
+        Some(distances)
     }
 
     /// The non-combining dual of a reduce or reduce-scatter instance (docs/spec.md §3.1): the

@@ -200,10 +200,16 @@ impl Network {
     /// ([`NetworkFamily::diameter`]) when there is one, else a breadth-first search from every
     /// node, over bitsets when the network is dense ([`diameter::search`]).
     pub fn diameter(&self) -> (usize, bool) {
-        if let Some(d) = self.known_diameter {
-            return (d, true);
+        self.closed_form_diameter().unwrap_or_else(|| diameter::search(self.n, &self.arcs))
+    }
+
+    /// [`Network::diameter`] when a closed form gives it (a named topology's or the
+    /// family's), without a search.
+    pub fn closed_form_diameter(&self) -> Option<(usize, bool)> {
+        match self.known_diameter {
+            Some(d) => Some((d, true)),
+            None => self.family.definition().diameter(self),
         }
-        self.family.definition().diameter(self).unwrap_or_else(|| diameter::search(self.n, &self.arcs))
     }
 
     /// Whether every node reaches every other: one search each way from node 0, linear in the
@@ -214,7 +220,7 @@ impl Network {
             ways[0][u].push(v);
             ways[1][v].push(u);
         }
-        ways.iter().all(|adjacency| reach(adjacency, &[0]).into_iter().all(|r| r))
+        ways.iter().all(|adjacency| hops(adjacency, &[0]).into_iter().all(|d| d != usize::MAX))
     }
 
     /// Parses a network string `FAMILY:PARAMS` of a registered family ([`family::lookup`]):
@@ -288,19 +294,7 @@ impl Network {
 
     /// Breadth-first hop distances from `s` (usize::MAX where unreachable).
     pub fn distances_from(&self, s: Node) -> Vec<usize> {
-        let out = self.out_neighbours();
-        let mut dist = vec![usize::MAX; self.n];
-        let mut queue = std::collections::VecDeque::from([s]);
-        dist[s] = 0;
-        while let Some(u) = queue.pop_front() {
-            for &v in &out[u] {
-                if dist[v] == usize::MAX {
-                    dist[v] = dist[u] + 1;
-                    queue.push_back(v);
-                }
-            }
-        }
-        dist
+        hops(&self.out_neighbours(), &[s])
     }
 
     /// Hop distance from u to v in this network (for a fat-tree: 2 x LCA height, SPEC §4.3).
@@ -417,22 +411,26 @@ impl fmt::Display for Network {
     }
 }
 
-/// Which nodes a search over `adjacency` from `from` reaches.
-pub fn reach(adjacency: &[Vec<Node>], from: &[Node]) -> Vec<bool> {
-    let mut reached = vec![false; adjacency.len()];
-    let mut stack = from.to_vec();
+/// Breadth-first hop distances over `adjacency` from the nearest node of `from` (usize::MAX
+/// where unreachable).
+pub fn hops(adjacency: &[Vec<Node>], from: &[Node]) -> Vec<usize> {
+    let mut dist = vec![usize::MAX; adjacency.len()];
+    let mut queue = std::collections::VecDeque::with_capacity(from.len());
     for &s in from {
-        reached[s] = true;
+        if dist[s] == usize::MAX {
+            dist[s] = 0;
+            queue.push_back(s);
+        }
     }
-    while let Some(u) = stack.pop() {
+    while let Some(u) = queue.pop_front() {
         for &v in &adjacency[u] {
-            if !reached[v] {
-                reached[v] = true;
-                stack.push(v);
+            if dist[v] == usize::MAX {
+                dist[v] = dist[u] + 1;
+                queue.push_back(v);
             }
         }
     }
-    reached
+    dist
 }
 
 /// Parses a network string for a file field, mapping the reason into an [`InputError`].
