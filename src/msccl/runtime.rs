@@ -575,11 +575,7 @@ fn simulate(
                     format!("ends with chunk {} in o[{offset}], which must hold chunk {chunk}", v.chunk)
                 }
                 Some(v) if v.ranks != want => {
-                    let missing: Vec<String> = want
-                        .iter()
-                        .filter(|&r| !v.ranks.iter().any(|h| h == r))
-                        .map(|r| r.to_string())
-                        .collect();
+                    let missing: Vec<String> = want.without(&v.ranks).iter().map(|r| r.to_string()).collect();
                     format!(
                         "ends chunk {chunk} in o[{offset}] without the contribution of rank{} {}",
                         if missing.len() == 1 { "" } else { "s" },
