@@ -101,16 +101,12 @@ impl Network {
             (arcs.len() as u64).checked_add(members as u64),
             "the network (its arcs and switch-group members)",
         )?;
-        let mut seen = std::collections::HashSet::new();
         for &(u, v, b) in &arcs {
             if u >= n || v >= n {
                 return Err(format!("arc ({u},{v}) names a node outside 0..{}", n - 1));
             }
             if u == v {
                 return Err(format!("arc ({u},{v}) is a self-link"));
-            }
-            if !seen.insert((u, v)) {
-                return Err(format!("arc ({u},{v}) is listed twice"));
             }
             if b == 0 {
                 return Err(format!("arc ({u},{v}) has bandwidth 0: leave the arc out instead"));
@@ -130,6 +126,14 @@ impl Network {
         let bandwidth = arcs.iter().map(|a| a.2).collect();
         let arcs = arcs.into_iter().map(|(u, v, _)| (u, v)).collect();
         let mut net = Self::from_arcs(Family::Graph(n), n, arcs);
+        // The index has one entry per distinct arc: fewer means an arc is listed twice.
+        if net.index.len() < net.arcs.len() {
+            // A repeated arc's index is its last place, so its first place is found.
+            let twice = net.arcs.iter().enumerate().find(|&(a, arc)| net.index.get(arc) != Some(&a));
+            return Err(twice.map_or("an arc is listed twice".into(), |(_, (u, v))| {
+                format!("arc ({u},{v}) is listed twice")
+            }));
+        }
         net.bandwidth = bandwidth;
         net.switches = switches;
         Ok(net)
