@@ -29,17 +29,35 @@ impl InputError {
 }
 
 impl fmt::Display for InputError {
+    /// One line (docs/spec.md §5.3), whatever the input: a control character that a reason
+    /// quotes from the file (a newline a parser names, `&#10;` in an attribute) is escaped.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // A file left empty for the caller to fill (it is not known where the error arose) is
         // not printed as an empty name.
         if !self.file.is_empty() {
-            write!(f, "{}: ", self.file)?;
+            write!(f, "{}: ", OneLine(&self.file))?;
         }
         if self.field.is_empty() {
-            write!(f, "{}", self.reason)
+            write!(f, "{}", OneLine(&self.reason))
         } else {
-            write!(f, "field `{}`: {}", self.field, self.reason)
+            write!(f, "field `{}`: {}", OneLine(&self.field), OneLine(&self.reason))
         }
+    }
+}
+
+/// Text written with its control characters escaped (`\n`, `\u{0}`).
+struct OneLine<'a>(&'a str);
+
+impl fmt::Display for OneLine<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for c in self.0.chars() {
+            if c.is_control() {
+                write!(f, "{}", c.escape_default())?;
+            } else {
+                write!(f, "{c}")?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -102,6 +120,16 @@ mod tests {
         assert_eq!(
             InputError::new("", "network", "bad").in_file("b.toml").to_string(),
             "b.toml: field `network`: bad"
+        );
+    }
+
+    /// docs/spec.md §5.3: one line, even when the reason quotes a newline from the input.
+    #[test]
+    fn an_input_error_is_one_line_whatever_it_quotes() {
+        let e = InputError::new("x.xml", "gpu[0].type", "not well-formed XML: expected '>' not '\n' at 1:2");
+        assert_eq!(
+            e.to_string(),
+            "x.xml: field `gpu[0].type`: not well-formed XML: expected '>' not '\\n' at 1:2"
         );
     }
 }

@@ -36,22 +36,8 @@ use good_lp::{Expression, ProblemVariables, Solution, SolverModel, microlp, vari
 /// The largest hop distance some chunk must travel, if the instance is a collective: from its
 /// nearest source to a target, or for a combining collective from any contributor.
 pub fn distance(inst: &Instance) -> Option<u64> {
-    let Problem::Collective(c) = &inst.problem else { return None };
-    let n = inst.network.len();
-    let dist: Vec<Vec<usize>> = (0..n).map(|s| inst.network.distances_from(s)).collect();
-    let combining = c.kind.combining();
-    c.chunk_table(n)
-        .iter()
-        .flat_map(|chunk| {
-            let dist = &dist;
-            chunk.targets.iter().map(move |&t| {
-                let each = chunk.sources.iter().map(|&s| dist[s][t]);
-                if combining { each.max() } else { each.min() }.unwrap_or(0)
-            })
-        })
-        .filter(|&d| d != usize::MAX)
-        .max()
-        .map(|d| d as u64)
+    let targets = inst.collective_distances()?;
+    targets.iter().flatten().map(|&(_, d)| d).filter(|&d| d != usize::MAX).max().map(|d| d as u64)
 }
 
 /// The node whose receiving needs the most rounds: `(node, chunks it must receive, chunks it

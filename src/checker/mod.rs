@@ -63,6 +63,9 @@ pub enum Rule {
     CountedTwice,
     /// docs/msccl.md, runtime reading: a reduction step combines two different chunks.
     MixedChunks,
+    /// docs/msccl.md, runtime reading: a runtime cannot run the file to its end (a send never
+    /// received, a receive nothing feeds, a deadlock, a read before its write, a race).
+    DoesNotRun,
 }
 
 impl fmt::Display for Rule {
@@ -88,6 +91,7 @@ impl fmt::Display for Rule {
             Rule::ReceiveOnce => "receive once",
             Rule::CountedTwice => "counted twice",
             Rule::MixedChunks => "mixed chunks",
+            Rule::DoesNotRun => "does not run",
         })
     }
 }

@@ -13,6 +13,10 @@ pub struct Cli {
     /// Size guard: refuse networks with more nodes than this (docs/spec.md §5.3).
     #[arg(long, global = true, default_value_t = commsched::spec::limits::DEFAULT_MAX_NODES)]
     pub max_nodes: u64,
+    /// Size guard: refuse networks with more arcs (and switch-group members) than this,
+    /// counted before the network is built (docs/spec.md §5.3).
+    #[arg(long, global = true, default_value_t = commsched::spec::limits::DEFAULT_MAX_ARCS)]
+    pub max_arcs: u64,
     /// Size guard: refuse instances with more items (packets, pieces) than this.
     #[arg(long, global = true, default_value_t = commsched::spec::limits::DEFAULT_MAX_ITEMS)]
     pub max_items: u64,

@@ -565,7 +565,7 @@ pub fn msccl(paths: &[std::path::PathBuf], out: &mut dyn Write) -> Result<u8> {
                     Verdict::Admissible(m) => format!("S = {}", m.length()),
                     v => format!("{} violations", v.violations().len()),
                 },
-                Err(e) => format!("not judged: {}", e.reason),
+                Err(e) => format!("not judged: {}", e.error().reason),
             };
             check.push(start.elapsed().as_secs_f64() * 1e3);
         }

@@ -7,11 +7,11 @@ use super::args::{Format, Reading};
 use super::summary::{Summary, print_summary};
 use commsched::bounds;
 use commsched::certify::certify;
-use commsched::checker::{self, Producer, Violation};
+use commsched::checker::{self, Producer, Rule, Violation};
 use commsched::compare::Status;
 use commsched::compare::assess::Answer;
 use commsched::error::{InputError, Result};
-use commsched::msccl;
+use commsched::msccl::{self, runtime::RunError};
 use commsched::spec::io::{is_xml, load_instance, load_schedule};
 use commsched::spec::{Model, Network, topology};
 use std::path::Path;
@@ -35,21 +35,22 @@ pub fn check(
     format: Format,
     out: &mut dyn std::io::Write,
 ) -> Result<u8> {
-    let (inst, (sched, mut violations)): (_, (_, Vec<Violation>)) = match schedule {
+    // A file that runs gives a schedule to judge; one a runtime cannot run is judged by that.
+    let (inst, imported): (_, Result<_, Violation>) = match schedule {
         Some(file) if is_xml(file) => {
             let inst = load_instance(instance)?;
             let reading = match flags.reading {
                 Reading::Runtime => msccl::Reading::Runtime,
                 Reading::StepIndex => msccl::Reading::StepIndex,
             };
-            let imported =
-                msccl::import(&read(file)?, &file.display().to_string(), &inst, reading, flags.collective)?;
-            (inst, (imported.schedule, imported.violations))
+            let name = file.display().to_string();
+            let imported = ran(msccl::import(&read(file)?, &name, &inst, reading, flags.collective))?;
+            (inst, imported.map(|i| (i.schedule, i.violations)))
         }
         Some(file) => {
             let inst = load_instance(instance)?;
             let sched = load_schedule(file, &inst)?;
-            (inst, (sched, Vec::new()))
+            (inst, Ok((sched, Vec::new())))
         }
         None if is_xml(instance) => {
             if flags.reading == Reading::StepIndex {
@@ -62,8 +63,11 @@ pub fn check(
             }
             let network = flags.network.map(network).transpose()?;
             let name = instance.display().to_string();
-            let (inst, imported) = msccl::from_header(&read(instance)?, &name, network, flags.collective)?;
-            (inst, (imported.schedule, imported.violations))
+            let text = read(instance)?;
+            match ran(msccl::from_header(&text, &name, network.clone(), flags.collective))? {
+                Ok((inst, imported)) => (inst, Ok((imported.schedule, imported.violations))),
+                Err(wrong) => (msccl::header_instance(&text, &name, network, flags.collective)?, Err(wrong)),
+            }
         }
         None => {
             return Err(InputError::new(
@@ -86,15 +90,20 @@ pub fn check(
         stop: None,
         violations: Vec::new(),
     };
-    match checker::judge(&inst, sched, Producer::User(file.display().to_string())) {
-        Ok(checked) if violations.is_empty() => {
+    let (sched, mut violations) = match imported {
+        Ok((sched, violations)) => (Some(sched), violations),
+        Err(wrong) => (None, vec![wrong]),
+    };
+    let producer = Producer::User(file.display().to_string());
+    match sched.map(|sched| checker::judge(&inst, sched, producer)) {
+        Some(Ok(checked)) if violations.is_empty() => {
             answer.length = Some(checked.length());
             answer.certificate = certify(&bounds, &checked, None);
             answer.status = if answer.certificate.is_some() { Status::Optimal } else { Status::Heuristic };
             answer.producer = Some(checked.producer().clone());
         }
-        Ok(_) => {}
-        Err((_, model)) => violations.extend(model),
+        Some(Ok(_)) | None => {}
+        Some(Err((_, model))) => violations.extend(model),
     }
     answer.violations = violations.iter().map(ToString::to_string).collect();
     let method = match schedule {
@@ -111,6 +120,19 @@ pub fn check(
     s.violations.truncate(max_violations);
     print_summary(&s, format, out)?;
     Ok(if s.admissible { 0 } else { 1 })
+}
+
+/// Separates the two classes of [`RunError`] (docs/msccl.md): a file that does not describe a
+/// program is bad input (exit 2, returned as the error); a program a runtime cannot run is a
+/// wrong algorithm, returned as the violation `check` reports (exit 1).
+fn ran<T>(outcome: std::result::Result<T, RunError>) -> Result<std::result::Result<T, Violation>> {
+    match outcome {
+        Ok(value) => Ok(Ok(value)),
+        Err(RunError::Input(e)) => Err(e.into()),
+        Err(RunError::Wrong(e)) => {
+            Ok(Err(Violation { rule: Rule::DoesNotRun, step: None, place: e.field, detail: e.reason }))
+        }
+    }
 }
 
 fn read(path: &Path) -> Result<String> {

@@ -40,6 +40,7 @@ pub fn run(cli: Cli) -> Result<u8> {
     let format = cli.format;
     for (resource, limit) in [
         (Resource::Nodes, cli.max_nodes),
+        (Resource::Arcs, cli.max_arcs),
         (Resource::Items, cli.max_items),
         (Resource::Events, cli.max_events),
         (Resource::CompactEvents, cli.max_compact_events),

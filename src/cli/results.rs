@@ -51,9 +51,10 @@ impl Cache {
     /// The cache in `dir` (created if missing) for results of `run` under `options`.
     pub fn open(dir: &Path, run: &RunInfo, options: &AssessOptions) -> Result<Self> {
         std::fs::create_dir_all(dir).map_err(io_err(&dir.display().to_string()))?;
-        let limits: Vec<u64> = [Resource::Nodes, Resource::Items, Resource::Events, Resource::CompactEvents]
-            .map(|r| r.limit())
-            .into();
+        let limits: Vec<u64> =
+            [Resource::Nodes, Resource::Arcs, Resource::Items, Resource::Events, Resource::CompactEvents]
+                .map(|r| r.limit())
+                .into();
         // The program itself, so that a rebuild from an uncommitted change misses too.
         let program =
             std::env::current_exe().and_then(|exe| file_digest(&exe)).map(|(d, _)| d).unwrap_or_default();

@@ -23,19 +23,19 @@ pub struct Link {
 
 /// The arcs grouped into links, ordered by (u, v).
 pub fn links(net: &Network) -> Vec<Link> {
-    let mut out: Vec<Link> = Vec::new();
+    // Each link once, found by its ends: one look-up an arc, not a scan of the links.
+    let mut out: std::collections::BTreeMap<(Node, Node), Link> = std::collections::BTreeMap::new();
     for (a, &(x, y)) in net.arcs().iter().enumerate() {
         let (u, v) = (x.min(y), x.max(y));
         let b = Some(net.bandwidth(a));
-        match out.iter_mut().find(|l| (l.u, l.v) == (u, v)) {
-            Some(l) if x == u => l.forward = b,
-            Some(l) => l.backward = b,
-            None if x == u => out.push(Link { u, v, forward: b, backward: None }),
-            None => out.push(Link { u, v, forward: None, backward: b }),
+        let link = out.entry((u, v)).or_insert(Link { u, v, forward: None, backward: None });
+        if x == u {
+            link.forward = b;
+        } else {
+            link.backward = b;
         }
     }
-    out.sort_by_key(|l| (l.u, l.v));
-    out
+    out.into_values().collect()
 }
 
 /// The network drawn as SVG (module documentation), titled `title`.

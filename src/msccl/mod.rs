@@ -26,18 +26,19 @@
 //! read on the sender's side: input and output chunks by the convention above, scratch chunks
 //! by what the rank last received into them. The checker then judges the schedule.
 
+mod header;
 pub mod runtime;
 mod semantics;
 pub mod xml;
 
-use self::runtime::Semantics;
-use self::xml::{Algo, StepKind};
+pub use self::header::{from_header, header_instance};
+use self::runtime::{RunError, Semantics};
+use self::xml::StepKind;
 use crate::checker::Violation;
 use crate::error::{Error, InputError, Result};
 use crate::spec::io;
 use crate::spec::{
-    Collective, CollectiveKind, Instance, Mode, Model, ModelKind, Network, Problem, RingTie, Schedule,
-    Transmission,
+    CollectiveKind, Instance, Mode, Model, ModelKind, Network, Problem, Schedule, Transmission,
 };
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
@@ -537,7 +538,7 @@ pub fn load_schedule(path: &Path, inst: &Instance) -> std::result::Result<Schedu
 /// Parses MSCCL XML into a schedule of `inst` by the runtime reading, dropping what only the
 /// runtime reading sees ([`import`] keeps it).
 pub fn parse(text: &str, file: &str, inst: &Instance) -> std::result::Result<Schedule, InputError> {
-    import(text, file, inst, Reading::Runtime, None).map(|i| i.schedule)
+    import(text, file, inst, Reading::Runtime, None).map(|i| i.schedule).map_err(InputError::from)
 }
 
 /// The collective an instance asks for, by MSCCL's name.
@@ -557,11 +558,11 @@ pub fn import(
     inst: &Instance,
     reading: Reading,
     collective: Option<&str>,
-) -> std::result::Result<Imported, InputError> {
+) -> std::result::Result<Imported, RunError> {
     if reading == Reading::StepIndex {
         return Ok(Imported { schedule: by_step_index(text, file, inst)?, violations: Vec::new() });
     }
-    let err = |field: &str, reason: String| InputError::new(file, field, reason);
+    let err = |field: &str, reason: String| RunError::Input(InputError::new(file, field, reason));
     let algo = xml::parse(text, file)?;
     let n = inst.network.len();
     if algo.ngpus != n {
@@ -642,53 +643,4 @@ fn rounds_needed(net: &Network, step: &[Transmission]) -> u64 {
         over(load, sw.bandwidth)
     });
     arcs.chain(switches).max().unwrap_or(1).max(1)
-}
-
-/// A file judged by its header alone (`check FILE.xml`): the instance is its collective (from
-/// `coll`, or `collective` when given) on `network` (`fully-connected:ngpus` when `None`) in
-/// the collective model, with the chunks `nchunksperloop` gives (an allreduce whose P is not a
-/// multiple of n is cut finer, `refinement`) and the budget R that the runtime reading's
-/// timing uses, so the file is judged as SCCL's (S, R, C).
-pub fn from_header(
-    text: &str,
-    file: &str,
-    network: Option<Network>,
-    collective: Option<&str>,
-) -> std::result::Result<(Instance, Imported), InputError> {
-    let algo: Algo = xml::parse(text, file)?;
-    let semantics = Semantics::of(&algo, collective, file)?;
-    let kind = semantics.kind.ok_or_else(|| {
-        InputError::new(
-            file,
-            "algo.coll",
-            "`custom` has no postcondition to judge: name the collective it implements (--collective)",
-        )
-    })?;
-    let n = semantics.ranks;
-    let network = match network {
-        Some(net) => net,
-        None => Network::parse(&format!("fully-connected:{n}"))
-            .map_err(|r| InputError::new(file, "algo.ngpus", r))?,
-    };
-    let p = semantics.chunks;
-    let chunks = if kind == CollectiveKind::Allreduce { p / gcd(p, n) } else { p / n };
-    let name =
-        std::path::Path::new(file).file_stem().map_or(file.to_string(), |s| s.to_string_lossy().into_owned());
-    let mut inst = Instance::new(
-        name,
-        network,
-        Problem::Collective(Collective { kind, chunks, root: 0 }),
-        Model::Collective { rounds: None },
-        RingTie::default(),
-        file,
-    )?;
-    let imported = import(text, file, &inst, Reading::Runtime, collective)?;
-    if let Schedule::Collective { rounds, .. } = &imported.schedule {
-        inst.model = Model::Collective { rounds: Some(rounds.iter().sum()) };
-    }
-    Ok((inst, imported))
-}
-
-fn gcd(a: usize, b: usize) -> usize {
-    if b == 0 { a } else { gcd(b, a % b) }
 }

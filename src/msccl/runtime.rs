@@ -89,9 +89,63 @@ struct Slot {
     readers: Vec<usize>,
 }
 
-/// Runs `algo` under `semantics` (module documentation).
-pub fn run(algo: &Algo, semantics: &Semantics, file: &str) -> Result<Run, InputError> {
-    let err = |field: &str, reason: String| InputError::new(file, field, reason);
+/// Why a file does not run, in the two classes `check FILE.xml` answers apart (docs/msccl.md,
+/// "Runtime semantics"): a file that does not describe a program (an unknown rank, block or
+/// step, a step without its peer) is bad input, exit code 2; a program that a runtime cannot
+/// run to its end (a send never received, a receive nothing feeds, a deadlock, a read before
+/// the write it needs, a race, an offset outside its buffer) is a wrong algorithm, exit code 1.
+/// Both name the file, the element and the reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunError {
+    /// The file does not describe a program.
+    Input(InputError),
+    /// The program is wrong: a runtime cannot run it to its end.
+    Wrong(InputError),
+}
+
+impl RunError {
+    /// The file, the element and the reason, whichever the class.
+    pub fn error(&self) -> &InputError {
+        match self {
+            RunError::Input(e) | RunError::Wrong(e) => e,
+        }
+    }
+}
+
+impl From<InputError> for RunError {
+    fn from(e: InputError) -> Self {
+        RunError::Input(e)
+    }
+}
+
+/// For callers to whom a file that does not run is bad input, whatever the class.
+impl From<RunError> for InputError {
+    fn from(e: RunError) -> Self {
+        match e {
+            RunError::Input(e) | RunError::Wrong(e) => e,
+        }
+    }
+}
+
+impl From<RunError> for crate::error::Error {
+    fn from(e: RunError) -> Self {
+        InputError::from(e).into()
+    }
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.error().fmt(f)
+    }
+}
+
+impl std::error::Error for RunError {}
+
+/// Runs `algo` under `semantics` (module documentation); errors are [`RunError`]s of either
+/// class.
+pub fn run(algo: &Algo, semantics: &Semantics, file: &str) -> Result<Run, RunError> {
+    let err = |field: &str, reason: String| RunError::Input(InputError::new(file, field, reason));
+    let wrong = |field: &str, reason: String| RunError::Wrong(InputError::new(file, field, reason));
     let n = semantics.ranks;
     // The program: ops of every block in index order.
     let mut ops: Vec<Op> = Vec::new();
@@ -200,7 +254,7 @@ pub fn run(algo: &Algo, semantics: &Semantics, file: &str) -> Result<Run, InputE
     for (key, (_, sends)) in &senders {
         let receives = receivers.get(key).map_or(&[][..], |(_, r)| r.as_slice());
         if let Some(&unmatched) = sends.get(receives.len()) {
-            return Err(err(
+            return Err(wrong(
                 &ops[unmatched].step.place,
                 format!(
                     "sends to rank {} on channel {}, and is never received: rank {} receives {} time{} on that connection, rank {} sends {}",
@@ -218,7 +272,7 @@ pub fn run(algo: &Algo, semantics: &Semantics, file: &str) -> Result<Run, InputE
     for (key, (_, receives)) in &receivers {
         let sends = senders.get(key).map_or(&[][..], |(_, s)| s.as_slice());
         if let Some(&unfed) = receives.get(sends.len()) {
-            return Err(err(
+            return Err(wrong(
                 &ops[unfed].step.place,
                 format!(
                     "receives from rank {} on channel {}, and nothing feeds it: rank {} sends {} time{} on that connection",
@@ -232,7 +286,7 @@ pub fn run(algo: &Algo, semantics: &Semantics, file: &str) -> Result<Run, InputE
         }
         for (&s, &r) in sends.iter().zip(receives) {
             if ops[s].step.cnt != ops[r].step.cnt {
-                return Err(err(
+                return Err(wrong(
                     &format!("{}.cnt", ops[r].step.place),
                     format!(
                         "receives {} chunks, its send {} sends {}",
@@ -254,7 +308,7 @@ pub fn run(algo: &Algo, semantics: &Semantics, file: &str) -> Result<Run, InputE
     }
     let order = topological(&waits).map_err(|cycle| {
         let path: Vec<&str> = cycle.iter().map(|&o| ops[o].step.place.as_str()).collect();
-        err(
+        wrong(
             &ops[cycle[0]].step.place,
             format!(
                 "deadlock: it waits for {}, which waits for {}",
@@ -263,7 +317,8 @@ pub fn run(algo: &Algo, semantics: &Semantics, file: &str) -> Result<Run, InputE
             ),
         )
     })?;
-    simulate(&ops, &waits, &order, blocks.len(), semantics, algo, file)
+    // Everything `simulate` refuses is something the program does wrong.
+    simulate(&ops, &waits, &order, blocks.len(), semantics, algo, file).map_err(RunError::Wrong)
 }
 
 /// The ops in an order that respects every wait, or a cycle of waits.
@@ -520,11 +575,7 @@ fn simulate(
                     format!("ends with chunk {} in o[{offset}], which must hold chunk {chunk}", v.chunk)
                 }
                 Some(v) if v.ranks != want => {
-                    let missing: Vec<String> = want
-                        .iter()
-                        .filter(|&r| !v.ranks.iter().any(|h| h == r))
-                        .map(|r| r.to_string())
-                        .collect();
+                    let missing: Vec<String> = want.without(&v.ranks).iter().map(|r| r.to_string()).collect();
                     format!(
                         "ends chunk {chunk} in o[{offset}] without the contribution of rank{} {}",
                         if missing.len() == 1 { "" } else { "s" },

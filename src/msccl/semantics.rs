@@ -24,9 +24,18 @@ impl Ranks {
         r
     }
 
+    fn has(&self, v: Node) -> bool {
+        self.0[v / 64] >> (v % 64) & 1 == 1
+    }
+
     /// The ranks in both.
     pub(super) fn common(&self, other: &Ranks) -> Vec<Node> {
-        self.iter().filter(|&v| other.0[v / 64] >> (v % 64) & 1 == 1).collect()
+        self.iter().filter(|&v| other.has(v)).collect()
+    }
+
+    /// The ranks in `self` and not in `other`.
+    pub(super) fn without(&self, other: &Ranks) -> Vec<Node> {
+        self.iter().filter(|&v| !other.has(v)).collect()
     }
 
     pub(super) fn union(&self, other: &Ranks) -> Ranks {
@@ -35,7 +44,7 @@ impl Ranks {
 
     /// The ranks, ascending.
     pub fn iter(&self) -> impl Iterator<Item = Node> + '_ {
-        (0..self.0.len() * 64).filter(|&v| self.0[v / 64] >> (v % 64) & 1 == 1)
+        (0..self.0.len() * 64).filter(|&v| self.has(v))
     }
 }
 

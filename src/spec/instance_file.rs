@@ -394,8 +394,8 @@ impl NetworkTable {
         let err = |field: String, reason: String| InputError::new(file, field, reason);
         let n = usize::try_from(self.nodes)
             .ok()
-            .filter(|&n| n >= 1)
-            .ok_or_else(|| err("network.nodes".into(), format!("{} is not a node count >= 1", self.nodes)))?;
+            .filter(|&n| n >= 2)
+            .ok_or_else(|| err("network.nodes".into(), format!("{} is not a node count >= 2", self.nodes)))?;
         let node = |field: &str, v: i64| {
             usize::try_from(v).ok().filter(|&v| v < n).ok_or_else(|| {
                 err(field.into(), format!("node {v} is unknown: the network has nodes 0..{}", n - 1))

@@ -3,9 +3,10 @@
 use super::collective::{Collective, CollectiveKind};
 use super::limits::Resource;
 use super::model::{GatherMode, Model};
-use super::network::{Family, Network, Node, RingTie};
+use super::network::{Family, Network, Node, RingTie, hops};
 use crate::error::InputError;
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use std::fmt;
 
 /// A chatting message as written in an instance (paper 000 §2).
@@ -463,22 +464,79 @@ impl Instance {
     }
 
     /// A chunk of a collective and a target it cannot reach from any of its sources (from one
-    /// of its contributors, for a combining collective), if any.
+    /// of its contributors, for a combining collective), if any: none on a strongly connected
+    /// network, which one pass over its arcs tells.
     fn collective_unreachable(&self) -> Option<(usize, Node)> {
+        if self.network.strongly_connected() {
+            return None;
+        }
+        self.collective_distances()?
+            .iter()
+            .enumerate()
+            .find_map(|(id, targets)| targets.iter().find(|&&(_, d)| d == usize::MAX).map(|&(t, _)| (id, t)))
+    }
+
+    /// Every target of every chunk of a collective (chunks in [`Collective::chunk_table`]
+    /// order) with its hop distance: from the chunk's nearest source, or for a combining
+    /// collective from its farthest contributor (usize::MAX where there is no path). One
+    /// search per distinct source set (per target and backwards, for a combining collective),
+    /// each as large as the network, so never more than the instance's items, which the guard
+    /// has checked (docs/spec.md §5.3); `None` for other problems.
+    pub fn collective_distances(&self) -> Option<Vec<Vec<(Node, usize)>>> {
         let Problem::Collective(c) = &self.problem else { return None };
         let n = self.network.len();
-        let dist: Vec<Vec<usize>> = (0..n).map(|s| self.network.distances_from(s)).collect();
-        let cut = |s: Node, t: Node| dist[s][t] == usize::MAX;
-        c.chunk_table(n).iter().enumerate().find_map(|(id, chunk)| {
-            chunk
-                .targets
-                .iter()
-                .find(|&&t| match c.kind.combining() {
-                    true => chunk.sources.iter().any(|&s| cut(s, t)),
-                    false => chunk.sources.iter().all(|&s| cut(s, t)),
-                })
-                .map(|&t| (id, t))
-        })
+        let out = self.network.out_neighbours();
+        let mut into = vec![Vec::new(); n];
+        for &(u, v) in self.network.arcs() {
+            into[v].push(u);
+        }
+        let table = c.chunk_table(n);
+        // Chunks share source sets (every chunk of a reduction has all ranks): each set is
+        // searched, or each (set, target) maximised, once.
+        let mut sets: HashMap<&[Node], usize> = HashMap::new();
+        let mut forward: Vec<Vec<usize>> = Vec::new();
+        let mut backward: HashMap<Node, Vec<usize>> = HashMap::new();
+        let mut farthest: HashMap<(usize, Node), usize> = HashMap::new();
+        let mut distances = Vec::with_capacity(table.len());
+        // On a complete network (diameter 1) every other node is one hop away: no search.
+        if self.network.closed_form_diameter() == Some((1, true)) {
+            let hop = |s: &[Node], t: Node| usize::from(!s.contains(&t));
+            for chunk in &table {
+                let row = if c.kind.combining() {
+                    chunk
+                        .targets
+                        .iter()
+                        .map(|&t| (t, usize::from(chunk.sources.iter().any(|&s| s != t))))
+                        .collect()
+                } else {
+                    chunk.targets.iter().map(|&t| (t, hop(&chunk.sources, t))).collect()
+                };
+                distances.push(row);
+            }
+            return Some(distances);
+        }
+        for chunk in &table {
+            let next = sets.len();
+            let set = *sets.entry(&chunk.sources).or_insert(next);
+            let row = if c.kind.combining() {
+                (chunk.targets.iter())
+                    .map(|&t| {
+                        let d = *farthest.entry((set, t)).or_insert_with(|| {
+                            let back = backward.entry(t).or_insert_with(|| hops(&into, &[t]));
+                            chunk.sources.iter().map(|&s| back[s]).max().unwrap_or(0)
+                        });
+                        (t, d)
+                    })
+                    .collect()
+            } else {
+                if set == forward.len() {
+                    forward.push(hops(&out, &chunk.sources));
+                }
+                chunk.targets.iter().map(|&t| (t, forward[set][t])).collect()
+            };
+            distances.push(row);
+        }
+        Some(distances)
     }
 
     /// The non-combining dual of a reduce or reduce-scatter instance (docs/spec.md §3.1): the
@@ -496,19 +554,22 @@ impl Instance {
     }
 
     /// The items the instance moves (total-exchange packets, gossip pieces, messages, scatter
-    /// and gather destinations, fat-tree processors); None beyond u64.
+    /// and gather destinations, fat-tree processors, a collective's chunks at every rank: N²·C
+    /// for an allgather on N ranks, docs/spec.md §5.3); None beyond u64.
     fn item_count(&self) -> Option<u64> {
         let n = self.network.len() as u64;
         match &self.problem {
             Problem::TotalExchange(None) | Problem::Gossip => n.checked_mul(n.saturating_sub(1)),
             Problem::TotalExchange(Some(d)) => Some(d.iter().flatten().filter(|&&x| x).count() as u64),
             Problem::Chatting(m) => Some(m.len() as u64),
+            // Every chunk at every rank: what the checker and the chunk table hold.
             Problem::Collective(c) => {
                 let units = match c.kind {
                     CollectiveKind::Alltoall => n.checked_mul(n),
+                    CollectiveKind::Broadcast | CollectiveKind::Reduce => Some(1),
                     _ => Some(n),
                 };
-                units.and_then(|u| u.checked_mul(c.chunks as u64))
+                units.and_then(|u| u.checked_mul(c.chunks as u64)).and_then(|chunks| chunks.checked_mul(n))
             }
             Problem::Scatter(_)
             | Problem::Gather(_)

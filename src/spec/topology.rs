@@ -14,29 +14,37 @@ use super::network::{Network, Node, Switch};
 use crate::error::InputError;
 use serde::Deserialize;
 
-/// SCCL's description of a machine: `links[dst][src]` is the bandwidth from `src` to `dst`
-/// (0: no link), plus switch groups.
+/// SCCL's description of a machine: the arcs of its bandwidth matrix `links[dst][src]` (0: no
+/// link), held sparse so that a large family is never a dense matrix, plus switch groups.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Topology {
     /// SCCL's name (`DGX1`, `HubAndSpoke(n=16)`).
     pub name: String,
-    /// `links[dst][src]`.
-    pub links: Vec<Vec<u64>>,
+    /// The node count (the matrix's side).
+    pub nodes: usize,
+    /// Every arc `(src, dst, bandwidth)` with a non-zero entry, ordered by source, then
+    /// destination.
+    pub arcs: Vec<(Node, Node, u64)>,
     /// Switch groups.
     pub switches: Vec<Switch>,
 }
 
 impl Topology {
+    /// A machine given as SCCL writes it, `links[dst][src]`.
+    fn from_matrix(name: &str, links: &[Vec<u64>]) -> Self {
+        let n = links.len();
+        let arcs = (0..n)
+            .flat_map(|src| (0..n).map(move |dst| (src, dst)))
+            .filter(|&(src, dst)| links[dst][src] > 0)
+            .map(|(src, dst)| (src, dst, links[dst][src]))
+            .collect();
+        Topology { name: name.into(), nodes: n, arcs, switches: Vec::new() }
+    }
+
     /// The network: an arc `src → dst` of bandwidth `links[dst][src]` for every non-zero entry
     /// (arcs ordered by source, then destination), and the switch groups.
     pub fn network(&self) -> Result<Network, String> {
-        let n = self.links.len();
-        let arcs = (0..n)
-            .flat_map(|src| (0..n).map(move |dst| (src, dst)))
-            .filter(|&(src, dst)| self.links[dst][src] > 0)
-            .map(|(src, dst)| (src, dst, self.links[dst][src]))
-            .collect();
-        Network::weighted(n, arcs, self.switches.clone())
+        Network::weighted(self.nodes, self.arcs.clone(), self.switches.clone())
     }
 }
 
@@ -50,6 +58,26 @@ pub struct NamedTopology {
     pub source: &'static str,
     /// The topology, given the size (ignored when not sized).
     pub build: fn(usize) -> Topology,
+    /// Its arcs plus the members of its switch groups given the size (docs/spec.md §5.3),
+    /// counted before it is built; None beyond u64.
+    pub size: fn(u64) -> Option<u64>,
+    /// Its diameter given the size, when a closed form gives it (None: computed).
+    pub diameter: fn(usize) -> Option<usize>,
+}
+
+/// The arcs of `fully-connected:n`: n(n−1).
+fn complete_arcs(n: u64) -> Option<u64> {
+    n.checked_mul(n.saturating_sub(1))
+}
+
+/// A fixed machine: its few arcs are checked when it is built.
+fn fixed(_: u64) -> Option<u64> {
+    Some(0)
+}
+
+/// No closed form: the diameter is computed.
+fn computed(_: usize) -> Option<usize> {
+    None
 }
 
 /// The named topologies, in the order `topology --list` prints them.
@@ -59,39 +87,66 @@ pub const TOPOLOGIES: &[NamedTopology] = &[
         sized: true,
         source: "msccl-tools topologies/generic.py fully_connected",
         build: fully_connected,
+        size: complete_arcs,
+        diameter: |_| Some(1),
     },
     NamedTopology {
         name: "star",
         sized: true,
         source: "msccl-tools topologies/generic.py star",
         build: star,
+        size: |n| n.saturating_sub(1).checked_mul(2),
+        diameter: |n| Some(if n > 2 { 2 } else { 1 }),
     },
     NamedTopology {
         name: "hub-and-spoke",
         sized: true,
         source: "msccl-tools topologies/generic.py hub_and_spoke",
         build: hub_and_spoke,
+        // n(n−1) arcs and 2n switch groups of n members each.
+        size: |n| complete_arcs(n).and_then(|a| n.checked_mul(n)?.checked_mul(2)?.checked_add(a)),
+        diameter: |_| Some(1),
     },
     NamedTopology {
         name: "dgx1",
         sized: false,
         source: "msccl-tools topologies/nvidia.py dgx1",
         build: dgx1,
+        size: fixed,
+        diameter: computed,
     },
     NamedTopology {
         name: "dgx2",
         sized: false,
         source: "msccl-tools cli/known_topologies.py: DGX2 = HubAndSpoke(16)",
         build: |_| hub_and_spoke(16),
+        size: fixed,
+        diameter: computed,
     },
     NamedTopology {
         name: "dgx-a100",
         sized: false,
         source: "msccl-tools topologies/nvidia.py dgx_a100",
         build: dgx_a100,
+        size: fixed,
+        diameter: computed,
     },
-    NamedTopology { name: "amd4", sized: false, source: "msccl-tools topologies/amd.py amd4", build: amd4 },
-    NamedTopology { name: "amd8", sized: false, source: "msccl-tools topologies/amd.py amd8", build: amd8 },
+    NamedTopology {
+        name: "amd4",
+        sized: false,
+        source: "msccl-tools topologies/amd.py amd4",
+        build: amd4,
+        size: fixed,
+        diameter: computed,
+    },
+    NamedTopology {
+        name: "amd8",
+        sized: false,
+        source: "msccl-tools topologies/amd.py amd8",
+        build: amd8,
+        size: fixed,
+        diameter: computed,
+    },
 ];
 
 /// The registry's names as a listing (`fully-connected:N, star:N, …, amd8`).
@@ -118,7 +173,9 @@ pub fn parse_named(s: &str) -> Result<Option<Network>, String> {
             if n < 2 {
                 return Err(format!("`{s}` needs at least 2 nodes"));
             }
-            super::limits::Resource::Nodes.guard(Some(n as u64), "the network")?;
+            let what = format!("`{s}`");
+            super::limits::Resource::Nodes.guard(Some(n as u64), &what)?;
+            super::limits::Resource::Arcs.guard((entry.size)(n as u64), &what)?;
             n
         }
         (true, None) => return Err(format!("`{name}` needs a node count, e.g. `{name}:8`")),
@@ -126,17 +183,18 @@ pub fn parse_named(s: &str) -> Result<Option<Network>, String> {
         (false, None) => 0,
     };
     let net = (entry.build)(n).network()?;
-    Ok(Some(net.named(s.to_string())))
+    Ok(Some(net.named(s.to_string()).with_diameter((entry.diameter)(n))))
 }
 
 fn fully_connected(n: usize) -> Topology {
-    let links = (0..n).map(|d| (0..n).map(|s| u64::from(s != d)).collect()).collect();
-    Topology { name: format!("FullyConnected(n={n})"), links, switches: Vec::new() }
+    let arcs = (0..n).flat_map(|s| (0..n).filter(move |&d| d != s).map(move |d| (s, d, 1))).collect();
+    Topology { name: format!("FullyConnected(n={n})"), nodes: n, arcs, switches: Vec::new() }
 }
 
 fn star(n: usize) -> Topology {
-    let links = (0..n).map(|d| (0..n).map(|s| u64::from((s == 0) != (d == 0))).collect()).collect();
-    Topology { name: format!("Star(n={n})"), links, switches: Vec::new() }
+    // Ordered by source: the centre's arcs out, then each leaf's arc in.
+    let arcs = (1..n).map(|d| (0, d, 1)).chain((1..n).map(|s| (s, 0, 1))).collect();
+    Topology { name: format!("Star(n={n})"), nodes: n, arcs, switches: Vec::new() }
 }
 
 fn hub_and_spoke(n: usize) -> Topology {
@@ -161,7 +219,7 @@ fn hub_and_spoke(n: usize) -> Topology {
 }
 
 fn matrix(name: &str, rows: &[[u64; 8]]) -> Topology {
-    Topology { name: name.into(), links: rows.iter().map(|r| r.to_vec()).collect(), switches: Vec::new() }
+    Topology::from_matrix(name, &rows.iter().map(|r| r.to_vec()).collect::<Vec<_>>())
 }
 
 /// (0 1 2 3) and (4 5 6 7) are the two sockets; 0 1 3 2 and 4 5 7 6 the double-bandwidth
@@ -185,17 +243,15 @@ fn dgx1(_: usize) -> Topology {
 fn dgx_a100(_: usize) -> Topology {
     let mut topo = fully_connected(8);
     topo.name = "DGX_A100".into();
-    for row in &mut topo.links {
-        for b in row.iter_mut() {
-            *b *= 12;
-        }
+    for arc in &mut topo.arcs {
+        arc.2 *= 12;
     }
     topo
 }
 
 fn amd4(_: usize) -> Topology {
-    let links = vec![vec![0, 1, 1, 0], vec![1, 0, 0, 1], vec![1, 0, 0, 1], vec![0, 1, 1, 0]];
-    Topology { name: "AMD4".into(), links, switches: Vec::new() }
+    let links = [vec![0, 1, 1, 0], vec![1, 0, 0, 1], vec![1, 0, 0, 1], vec![0, 1, 1, 0]];
+    Topology::from_matrix("AMD4", &links)
 }
 
 fn amd8(_: usize) -> Topology {
@@ -239,9 +295,10 @@ pub fn parse_topology_json(text: &str, file: &str) -> Result<Topology, InputErro
         }
     }
     let n = raw.links.len();
-    if n == 0 {
-        return Err(err("links", "the matrix is empty".into()));
+    if n < 2 {
+        return Err(err("links", one_node(n)));
     }
+    super::limits::Resource::Nodes.guard(Some(n as u64), "the matrix").map_err(|r| err("links", r))?;
     let node = |field: String, v: i64| -> Result<Node, InputError> {
         usize::try_from(v)
             .ok()
@@ -287,9 +344,20 @@ pub fn parse_topology_json(text: &str, file: &str) -> Result<Topology, InputErro
             name: name.clone(),
         });
     }
-    let topo = Topology { name: raw.name.unwrap_or_default(), links, switches };
+    let mut topo = Topology::from_matrix(&raw.name.unwrap_or_default(), &links);
+    topo.switches = switches;
     topo.network().map_err(|r| err("links", r))?;
     Ok(topo)
+}
+
+/// Why a network of `n` < 2 nodes is refused (docs/spec.md §2.4), as `fully-connected:1` is:
+/// a collective on one rank has nothing to send, and its lower bound of one step contradicts
+/// the empty schedule that meets it.
+pub fn one_node(n: usize) -> String {
+    format!(
+        "the network has {n} node{}: it needs at least 2, as `fully-connected:1` does",
+        if n == 1 { "" } else { "s" }
+    )
 }
 
 /// Reads a topology JSON file into its network.

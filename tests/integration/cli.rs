@@ -1319,3 +1319,117 @@ fn topology_describes_and_draws_a_machine() {
     assert_eq!(code, 2);
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
+
+/// docs/spec.md §5.3: a network is sized by its arcs as well as its nodes, counted from the
+/// family's formula before anything is built, and a collective by its chunks at every rank;
+/// a hostile size is one line naming the value, the count, the limit and the flag, exit 2.
+#[test]
+fn hostile_network_sizes_are_refused_by_their_arcs_or_items_before_anything_is_built() {
+    let cases: [(&[&str], &[&str]); 7] = [
+        (
+            &["topology", "fully-connected:100000"],
+            &["`fully-connected:100000`", "9999900000 arcs", "--max-arcs"],
+        ),
+        (&["topology", "fully-connected:2000"], &["3998000 arcs", "limit 2097152", "--max-arcs"]),
+        (&["topology", "hub-and-spoke:1000"], &["`hub-and-spoke:1000`", "--max-arcs"]),
+        (&["gen", "allgather", "--network", "star:100000"], &["10000000000 items", "--max-items"]),
+        (&["gen", "allgather", "--network", "ring:100000"], &["10000000000 items", "--max-items"]),
+        (&["gen", "alltoall", "--network", "ring:200"], &["8000000 items", "--max-items"]),
+        (&["--max-arcs", "100", "topology", "mesh:10x10"], &["360 arcs", "limit 100", "--max-arcs"]),
+    ];
+    for (args, needles) in cases {
+        let line = error_line(args);
+        for needle in needles {
+            assert!(line.contains(needle), "{args:?}: {line}");
+        }
+    }
+    // Sizes whose arcs are few are answered: `star:N` has 2(N − 1) arcs, its diameter a
+    // closed form.
+    let (code, stdout, _) = run(&["topology", "star:100000"]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.starts_with("star:100000: 100000 nodes, 199998 arcs in 99999 links, diameter 2"),
+        "{stdout}"
+    );
+    let (code, stdout, _) = run(&["topology", "ring:100000"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("diameter 50000"), "{stdout}");
+    // The limit is an override: raised, the same size goes through.
+    let (code, stdout, _) = run(&["--max-arcs", "110", "topology", "fully-connected:11"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("110 arcs in 55 links, diameter 1"), "{stdout}");
+}
+
+/// A one-node network is refused in every path, as `fully-connected:1` is: a topology file
+/// (`topology`, `gen`, `check --network`, `pareto`) and an instance's network table (`solve`).
+#[test]
+fn a_one_node_network_is_refused_in_every_path_naming_the_file_and_field() {
+    let scratch = tempfile::tempdir().unwrap();
+    let one = scratch.path().join("one.json");
+    std::fs::write(&one, r#"{"msccl_type": "topology", "name": "one", "links": [[0]], "switches": []}"#)
+        .unwrap();
+    let one = one.display().to_string();
+    let xml = format!("{}/tests/data/msccl/parasail-allgather-ring-4-simple.xml", env!("CARGO_MANIFEST_DIR"));
+    for args in [
+        vec!["topology", &one],
+        vec!["gen", "allgather", "--network", &one],
+        vec!["pareto", "allgather", "--network", &one, "--max-chunks", "1"],
+        vec!["check", &xml, "--network", &one],
+    ] {
+        let line = error_line(&args);
+        assert!(line.contains("one.json: field `links`: the network has 1 node"), "{args:?}: {line}");
+    }
+    let table = scratch.path().join("one.toml");
+    std::fs::write(
+        &table,
+        "name = \"one\"\nproblem = \"allgather\"\nnetwork = { nodes = 1, links = [] }\nchunks = 1\n\n[model]\nkind = \"collective\"\n",
+    )
+    .unwrap();
+    for method in ["direct", "exact"] {
+        let line = error_line(&["solve", &table.display().to_string(), "--method", method]);
+        assert!(line.contains("one.toml: field `network.nodes`: 1 is not a node count >= 2"), "{line}");
+    }
+    assert!(error_line(&["topology", "fully-connected:1"]).contains("at least 2 nodes"));
+}
+
+/// docs/msccl.md: `check FILE.xml` answers a well-formed file whose algorithm a runtime cannot
+/// run (a send never received, a deadlock) with exit 1 and the violation `does not run`
+/// naming the step, and a file it cannot parse with exit 2, on mutants of a corpus file.
+#[test]
+fn check_xml_tells_a_wrong_algorithm_from_a_malformed_file() {
+    let corpus =
+        format!("{}/tests/data/msccl/parasail-allgather-ring-2-simple.xml", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&corpus).unwrap();
+    let receive = r#"<step s="1" type="r" srcbuf="o" srcoff="0" dstbuf="o" dstoff="1""#;
+    let line = text.lines().find(|l| l.contains(receive)).expect("rank 0 receives").to_string() + "\n";
+    // Each rank sends at index 0 and receives at 1; receiving first on both makes a cycle.
+    let deadlock = text
+        .replace(r#"<step s="0" type="s""#, r#"<step s="X" type="s""#)
+        .replace(r#"<step s="1" type="r""#, r#"<step s="0" type="r""#)
+        .replace(r#"<step s="X" type="s""#, r#"<step s="1" type="s""#);
+    let scratch = tempfile::tempdir().unwrap();
+    let mutants = [
+        ("no-receive.xml", text.replace(&line, ""), 1, "is never received"),
+        ("deadlock.xml", deadlock, 1, "deadlock: it waits for"),
+        ("malformed.xml", text[..text.len() / 2].to_string(), 2, "not well-formed XML"),
+    ];
+    let (code, _, _) = run(&["check", &corpus, "--collective", "allgather"]);
+    assert_eq!(code, 0, "the corpus file itself is admissible");
+    for (name, mutant, expected, needle) in mutants {
+        let path = scratch.path().join(name);
+        std::fs::write(&path, mutant).unwrap();
+        let path = path.display().to_string();
+        if expected == 2 {
+            let line = error_line(&["check", &path, "--collective", "allgather"]);
+            assert!(line.contains(name) && line.contains(needle), "{line}");
+            continue;
+        }
+        let (code, v) = json(&["check", &path, "--collective", "allgather"]);
+        assert_eq!(code, 1, "{name}: {v}");
+        assert_eq!(v["status"], "inadmissible");
+        let violations = v["violations"].as_array().unwrap();
+        assert_eq!(violations.len(), 1, "{v}");
+        let violation = violations[0].as_str().unwrap();
+        assert!(violation.starts_with("does not run: gpu[") && violation.contains(needle), "{violation}");
+    }
+}

@@ -215,6 +215,7 @@ fn import_names_the_element_and_reason_of_bad_xml() {
     for (body, field, reason) in cases {
         let text = if body.starts_with("<algo") { body.to_string() } else { format!("{head}{body}") };
         let err = msccl::import(&text, "bad.xml", &inst, msccl::Reading::StepIndex, None).unwrap_err();
+        let err = err.error();
         assert_eq!(err.file, "bad.xml");
         assert_eq!(err.field, field, "{err}");
         assert!(err.reason.contains(reason), "{err}");
@@ -395,6 +396,7 @@ fn the_runtime_reading_names_deadlocks_and_lost_sends() {
     ];
     for (text, field, reason) in cases {
         let err = msccl::import(&text, "bad.xml", &inst, msccl::Reading::Runtime, None).unwrap_err();
+        let err = err.error();
         assert_eq!((err.field.as_str(), err.reason.as_str()), (field, reason));
     }
 }

@@ -4,21 +4,43 @@
 //! byte edits that splice in hostile tokens, and JSON edits that replace one number or string of
 //! a real schedule. Whatever loads is checked.
 //!
-//! The suite runs `FUZZ_CASES` inputs per target (default 2,500; 10^4 over the four targets, a few
-//! seconds). The long run is the same tests with `FUZZ_CASES=1000000` (4·10^6 inputs, about five
-//! minutes on two cores, no panic):
+//! Five more targets feed the machine formats the same way, seeded from the real files under
+//! `tests/data`: SCCL / msccl-tools topology JSON (`parse_topology_json`, then the network, its
+//! diameter and an allgather on it) and the same networks as instance-file tables (TOML), with
+//! arbitrary bytes, spliced hostile tokens and one JSON leaf replaced; and MSCCL XML (the reader,
+//! `check FILE.xml`'s judge-by-header with the runtime reading, and the runtime reading alone
+//! for a custom collective), with arbitrary bytes, spliced hostile tokens and one attribute
+//! value replaced by a hostile one. An error must be one line (docs/spec.md §5.3); an input that
+//! takes longer than a second is reported on standard error (`slow fuzz input`), never asserted.
+//!
+//! The suite runs `FUZZ_CASES` inputs per target (default 2,500; 22,500 over the nine targets,
+//! about 20 s). The long run of the first four is the same tests with `FUZZ_CASES=1000000`
+//! (4·10^6 inputs, about five minutes on two cores, no panic). The five format targets ran with
+//! `FUZZ_CASES=100000` (5·10^5 inputs, 310 s wall on two shared cores, 2026-12-02): the first
+//! run found a two-line error (the XML parser quoting the newline it did not expect) and MSCCL
+//! headers with `ngpus="1000"` taking 5–15 s (an all-pairs distance table, an N³ scan of
+//! missing contributors, a second hash set over the 999 000 arcs), all fixed; the run after the
+//! first two fixes passed with no panic and one input over a second (1.2 s, `ngpus="1000"`),
+//! which the third fix brought to 0.6 s. The run after all three (304 s wall, load average
+//! about 4 on the two cores) passed with no panic; five inputs took 1.2–1.3 s there, all at
+//! the guards' edge (an allreduce on `ngpus="1000"`, 10^6 items on `fully-connected:1000`; one
+//! with `nchunksperloop="100000"`, 8·10^5 items), which `check FILE.xml` answers alone in 0.5 s
+//! and 0.8 s:
 //!
 //! ```text
 //! FUZZ_CASES=1000000 cargo test --release --test integration fuzz::
 //! ```
 
-use commsched::checker;
-use commsched::spec::Instance;
-use commsched::spec::io::{parse_instance, parse_schedule};
+use commsched::msccl::{self, runtime, xml};
+use commsched::spec::io::{instance_to_toml, parse_instance, parse_schedule};
+use commsched::spec::topology::parse_topology_json;
+use commsched::spec::{Collective, CollectiveKind, Instance, Model, Problem, RingTie};
+use commsched::{bounds, checker};
 use proptest::prelude::*;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 /// Tokens that broke or nearly broke a loader once: extreme numbers, empty and unbalanced
 /// structure, sizes at and past the guards, wrong types.
@@ -189,5 +211,243 @@ proptest! {
         let mut k = leaf % leaves(&value);
         replace_leaf(&mut value, &mut k, &by);
         load_and_check(&sample.loaded, &value.to_string());
+    }
+}
+
+/// Attribute values and tokens that stress MSCCL XML: counts at and past every size, negative
+/// and malformed numbers, every step type and collective name, entities and broken markup.
+const XML_HOSTILE: &[&str] = &[
+    "-1",
+    "0",
+    "1",
+    "2",
+    "7",
+    "1000",
+    "100000",
+    "4294967296",
+    "18446744073709551615",
+    "99999999999999999999",
+    "",
+    " 3",
+    "1e3",
+    "x",
+    "s",
+    "r",
+    "nop",
+    "cpy",
+    "rrcs",
+    "i",
+    "o",
+    "custom",
+    "allreduce",
+    "broadcast",
+    "&amp;",
+    "&#0;",
+    "\"",
+    "<",
+    "/>",
+    "<step/>",
+    "<tb id=\"9\"/>",
+    "<!DOCTYPE a [<!ENTITY b \"c\">]>",
+];
+
+/// Reports an input that takes longer than a second (the long run is read for this line; the
+/// suite asserts no time).
+fn timed(input: &str, run: impl FnOnce()) {
+    let start = Instant::now();
+    run();
+    let took = start.elapsed();
+    if took > Duration::from_secs(1) {
+        eprintln!("slow fuzz input ({took:?}): {:?}", input.chars().take(400).collect::<String>());
+    }
+}
+
+/// An error is one line (docs/spec.md §5.3).
+fn one_line(error: impl std::fmt::Display) {
+    let text = error.to_string();
+    assert!(!text.contains('\n'), "an error of more than one line: {text}");
+}
+
+/// The real files of a corpus directory under `tests/data`, with their names.
+fn corpus(dir: &str, ext: &str) -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    collect(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(dir), &mut files);
+    files.sort();
+    files
+        .into_iter()
+        .filter(|f| f.extension().is_some_and(|e| e == ext))
+        .map(|f| {
+            (f.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&f).unwrap())
+        })
+        .collect()
+}
+
+/// The topology files of `tests/data/topologies`.
+fn topologies() -> &'static [(String, String)] {
+    static FILES: OnceLock<Vec<(String, String)>> = OnceLock::new();
+    FILES.get_or_init(|| corpus("topologies", "json"))
+}
+
+/// The MSCCL files of `tests/data/msccl`, each with the collective it implements where its
+/// header names none (the SCCL-era files): read from its name.
+fn msccl_files() -> &'static [(String, String, Option<&'static str>)] {
+    static FILES: OnceLock<Vec<(String, String, Option<&'static str>)>> = OnceLock::new();
+    FILES.get_or_init(|| {
+        corpus("msccl", "xml")
+            .into_iter()
+            .map(|(name, text)| {
+                let named = ["allgather", "allreduce", "alltoall", "reducescatter"]
+                    .into_iter()
+                    .find(|c| name.contains(c))
+                    .map(|c| if c == "reducescatter" { "reduce-scatter" } else { c });
+                (name, text, named)
+            })
+            .collect()
+    })
+}
+
+/// Every topology file as an instance file with its network as a table (what `gen` writes
+/// for a topology file): the TOML form of the same networks.
+fn network_tables() -> &'static [String] {
+    static FILES: OnceLock<Vec<String>> = OnceLock::new();
+    FILES.get_or_init(|| {
+        topologies()
+            .iter()
+            .map(|(name, text)| {
+                let net = parse_topology_json(text, name).unwrap().network().unwrap();
+                instance_to_toml(&allgather(net).unwrap())
+            })
+            .collect()
+    })
+}
+
+fn allgather(net: commsched::spec::Network) -> Result<Instance, commsched::error::InputError> {
+    let problem = Problem::Collective(Collective { kind: CollectiveKind::Allgather, chunks: 1, root: 0 });
+    Instance::new("fuzz", net, problem, Model::Collective { rounds: None }, RingTie::default(), "<fuzz>")
+}
+
+/// Reads `text` as a topology JSON file: what it accepts builds its network, whose diameter is
+/// computed and on which an allgather is validated and given the bounds that read the network
+/// (distance, receive bandwidth; the flow LP's time is the network's, not the file's); what it
+/// refuses is one line.
+fn load_topology(text: &str) {
+    timed(text, || match parse_topology_json(text, "<fuzz>") {
+        Ok(topology) => {
+            let net = topology.network().expect("a topology the reader accepts builds");
+            let _ = net.diameter();
+            match allgather(net) {
+                Ok(inst) => network_bounds(&inst),
+                Err(e) => one_line(e),
+            }
+        }
+        Err(e) => one_line(e),
+    });
+}
+
+fn network_bounds(inst: &Instance) {
+    let _ = (bounds::collective::distance(inst), bounds::collective::rounds_needed(inst));
+}
+
+/// Reads `text` as an instance file with a network table and bounds what loads as
+/// [`load_topology`] does.
+fn load_instance(text: &str) {
+    timed(text, || match parse_instance(text, "<fuzz>", "fuzz") {
+        Ok(inst) => network_bounds(&inst),
+        Err(e) => one_line(e),
+    });
+}
+
+/// Judges `text` as `check FILE.xml` does (from its header, as a runtime runs it, then the
+/// checker), and runs a custom collective's file through the runtime reading alone.
+fn judge_xml(text: &str, collective: Option<&str>) {
+    timed(text, || {
+        match msccl::from_header(text, "<fuzz>", None, collective) {
+            Ok((inst, imported)) => drop(checker::check(&inst, &imported.schedule)),
+            Err(e) => one_line(e),
+        }
+        let Ok(algo) = xml::parse(text, "<fuzz>") else { return };
+        if let Ok(semantics) = runtime::Semantics::of(&algo, collective, "<fuzz>")
+            && semantics.kind.is_none()
+        {
+            match runtime::run(&algo, &semantics, "<fuzz>") {
+                Ok(run) => assert!(run.violations.iter().all(|v| !v.to_string().contains('\n'))),
+                Err(e) => one_line(e),
+            }
+        }
+    });
+}
+
+/// The byte ranges of the attribute values of `text` (between `="` and the next `"`).
+fn attribute_values(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(at) = text[from..].find("=\"") {
+        let start = from + at + 2;
+        let Some(len) = text[start..].find('"') else { break };
+        out.push((start, start + len));
+        from = start + len + 1;
+    }
+    out
+}
+
+fn xml_token() -> impl Strategy<Value = String> {
+    prop_oneof![
+        3 => proptest::sample::select(XML_HOSTILE).prop_map(str::to_string),
+        1 => proptest::sample::select(HOSTILE).prop_map(str::to_string),
+        1 => proptest::collection::vec(any::<u8>(), 0..6).prop_map(|b| String::from_utf8_lossy(&b).into_owned()),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Arbitrary bytes as a topology JSON file and as MSCCL XML.
+    #[test]
+    fn arbitrary_bytes_as_topologies_and_msccl_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..256), pick in any::<usize>()) {
+        let text = String::from_utf8_lossy(&bytes);
+        load_topology(&text);
+        let files = msccl_files();
+        judge_xml(&text, files[pick % files.len()].2);
+    }
+
+    /// A real topology file with one hostile splice, and its network table (TOML) with one.
+    #[test]
+    fn spliced_topologies_never_panic(pick in any::<usize>(), at in any::<usize>(), len in any::<usize>(), token in token()) {
+        let files = topologies();
+        load_topology(&splice(&files[pick % files.len()].1, at, len, &token));
+        let tables = network_tables();
+        load_instance(&splice(&tables[pick % tables.len()], at, len, &token));
+    }
+
+    /// A real topology file with one JSON leaf (a bandwidth, a node of a switch, a name)
+    /// replaced by a hostile value: the structure stays JSON, so the reader's checks and the
+    /// network builder are exercised.
+    #[test]
+    fn mutated_topology_values_never_panic(pick in any::<usize>(), leaf in any::<usize>(), by in proptest::sample::select(HOSTILE)) {
+        let files = topologies();
+        let mut value: Value = serde_json::from_str(&files[pick % files.len()].1).unwrap();
+        let Ok(by) = serde_json::from_str::<Value>(by) else { return Ok(()) };
+        let mut k = leaf % leaves(&value);
+        replace_leaf(&mut value, &mut k, &by);
+        load_topology(&value.to_string());
+    }
+
+    /// A real MSCCL file with one hostile splice, judged as `check FILE.xml` judges it.
+    #[test]
+    fn spliced_msccl_never_panics(pick in any::<usize>(), at in any::<usize>(), len in any::<usize>(), token in xml_token()) {
+        let (_, text, named) = &msccl_files()[pick % msccl_files().len()];
+        judge_xml(&splice(text, at, len, &token), *named);
+    }
+
+    /// A real MSCCL file with one attribute value (a rank, a peer, an offset, a count, a step
+    /// type, a dependency, the collective) replaced by a hostile one: still well-formed XML, so
+    /// the reader's checks and the runtime reading are exercised.
+    #[test]
+    fn mutated_msccl_attributes_never_panic(pick in any::<usize>(), which in any::<usize>(), by in proptest::sample::select(XML_HOSTILE)) {
+        let (_, text, named) = &msccl_files()[pick % msccl_files().len()];
+        let values = attribute_values(text);
+        let (start, end) = values[which % values.len()];
+        let mutant = format!("{}{by}{}", &text[..start], &text[end..]);
+        judge_xml(&mutant, *named);
     }
 }

@@ -334,7 +334,7 @@ fn a_custom_collective_runs_but_names_no_postcondition() {
     let file = "mscclang-custom-alltonext-24-simple.xml";
     let text = corpus(file);
     let err = msccl::from_header(&text, file, None, None).unwrap_err();
-    assert_eq!(err.field, "algo.coll");
+    assert_eq!(err.error().field, "algo.coll");
     let algo = xml::parse(&text, file).unwrap();
     let semantics = Semantics::of(&algo, None, file).unwrap();
     let run = runtime::run(&algo, &semantics, file).unwrap();
@@ -357,7 +357,7 @@ fn every_mutant_is_rejected_naming_the_element() {
             let outcome = if custom {
                 xml::parse(&text, file).and_then(|algo| {
                     let semantics = Semantics::of(&algo, None, file)?;
-                    runtime::run(&algo, &semantics, file).map(|r| r.violations)
+                    runtime::run(&algo, &semantics, file).map(|r| r.violations).map_err(InputError::from)
                 })
             } else {
                 judge(&text, file, named(file)).map(|(imported, _)| imported.violations)
@@ -391,7 +391,7 @@ fn fifo_pairing_reads_what_step_index_pairing_refuses() {
     let imported = msccl::import(&corpus(file), file, &inst, msccl::Reading::Runtime, None).unwrap();
     assert_eq!(checker::check(&inst, &imported.schedule).admissible().map(|m| m.length()), Some(1));
     let err = msccl::import(&corpus(file), file, &inst, msccl::Reading::StepIndex, None).unwrap_err();
-    assert_eq!(err.reason, "send to rank 1 has no receive at the same step");
+    assert_eq!(err.error().reason, "send to rank 1 has no receive at the same step");
 }
 
 /// `check FILE.xml` from the command line: exit 0 with the checked length for a file that

@@ -1,7 +1,7 @@
 //! The Eastward-Southward mesh `esm:N` (paper 000 §5.2): an `N x N` mesh whose arcs go east
 //! and south only, node (i, j) numbered i·N + j; the atlas's path turns once, east then south.
 
-use super::family::{Cuts, Family, NetworkFamily, guard_nodes, not_mine, number};
+use super::family::{Cuts, Family, NetworkFamily, guard_size, not_mine, number};
 use super::grid::bands;
 use super::{Network, Node, RingTie};
 
@@ -33,7 +33,12 @@ impl NetworkFamily for Esm {
 
     fn build(&self, family: &Family) -> Result<(usize, Vec<(Node, Node)>), String> {
         let n = side(family).ok_or_else(|| not_mine(self, family))?;
-        guard_nodes((n as u64).checked_mul(n as u64))?;
+        let side = n as u64;
+        // n² nodes; n(n−1) links east and as many south.
+        guard_size(
+            side.checked_mul(side),
+            side.checked_mul(side.saturating_sub(1)).and_then(|a| a.checked_mul(2)),
+        )?;
         if n < 2 {
             return Err(format!("an ESM needs n >= 2, got {n}"));
         }
@@ -62,6 +67,11 @@ impl NetworkFamily for Esm {
         let mut path: Vec<Node> = (uj..=vj).map(|j| ui * n + j).collect();
         path.extend((ui + 1..=vi).map(|i| i * n + vj));
         Some(path)
+    }
+
+    /// Corner to corner; nothing returns west or north.
+    fn diameter(&self, network: &Network) -> Option<(usize, bool)> {
+        side(network.family()).map(|n| (2 * (n - 1), false))
     }
 
     fn diameter_bound(&self, network: &Network) -> usize {

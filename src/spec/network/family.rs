@@ -23,7 +23,7 @@ pub trait NetworkFamily: Sync {
     fn params(&self, family: &Family) -> String;
 
     /// The node count and the arcs in the family's fixed numbering, or why the parameters are
-    /// refused. Check the node count with [`guard_nodes`] before allocating.
+    /// refused. Check the node and arc counts with [`guard_size`] before allocating.
     fn build(&self, family: &Family) -> Result<(usize, Vec<(Node, Node)>), String>;
 
     /// The atlas's designated path from `u` to `v` (SPEC §2), `u != v` both in range; `None`
@@ -42,6 +42,13 @@ pub trait NetworkFamily: Sync {
     /// Why the family's nodes have no forward levels whatever its arcs (paper 000 §3.4);
     /// `None` (unless overridden): the arcs decide.
     fn levels_refusal(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// The network's [`Network::diameter`] in closed form, when the family has one; `None`
+    /// (unless overridden): a search computes it.
+    fn diameter(&self, network: &Network) -> Option<(usize, bool)> {
+        let _ = network;
         None
     }
 
@@ -85,6 +92,13 @@ pub struct Blocks {
 /// Refuses a node count beyond the resource guard before a family allocates its arcs.
 pub fn guard_nodes(nodes: Option<u64>) -> Result<(), String> {
     Resource::Nodes.guard(nodes, "the network")
+}
+
+/// Refuses a network whose node count or arc count (from the family's formula; None: beyond
+/// u64) is beyond its guard, before anything of that size is allocated (docs/spec.md §5.3).
+pub fn guard_size(nodes: Option<u64>, arcs: Option<u64>) -> Result<(), String> {
+    guard_nodes(nodes)?;
+    Resource::Arcs.guard(arcs, "the network")
 }
 
 /// A non-negative integer of the network string `text`.

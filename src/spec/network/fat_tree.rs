@@ -2,7 +2,7 @@
 //! the leaves of a complete binary tree; only processors are nodes, so the network has no arcs
 //! and distances are twice the height of the lowest common ancestor.
 
-use super::family::{Family, NetworkFamily, guard_nodes, not_mine, number};
+use super::family::{Family, NetworkFamily, guard_size, not_mine, number};
 use super::{Network, Node};
 
 /// `fat-tree:N`.
@@ -33,7 +33,7 @@ impl NetworkFamily for FatTree {
 
     fn build(&self, family: &Family) -> Result<(usize, Vec<(Node, Node)>), String> {
         let n = processors(family).ok_or_else(|| not_mine(self, family))?;
-        guard_nodes(Some(n as u64))?;
+        guard_size(Some(n as u64), Some(0))?;
         if n < 2 || !n.is_power_of_two() {
             return Err(format!("a fat-tree needs a power of two >= 2 processors, got {n}"));
         }
@@ -52,6 +52,11 @@ impl NetworkFamily for FatTree {
 
     fn levels_refusal(&self) -> Option<&'static str> {
         Some("an ideal fat-tree has channels, not arcs between processors")
+    }
+
+    /// No arcs join the processors.
+    fn diameter(&self, network: &Network) -> Option<(usize, bool)> {
+        processors(network.family()).map(|_| (0, false))
     }
 
     fn diameter_bound(&self, network: &Network) -> usize {

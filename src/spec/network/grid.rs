@@ -2,7 +2,7 @@
 //! directions on every link; the atlas routes in dimension order (along the row to the target
 //! column, then along the column), the shorter way round on a torus with ties forward.
 
-use super::family::{Blocks, Cuts, Family, NetworkFamily, guard_nodes, not_mine, number};
+use super::family::{Blocks, Cuts, Family, NetworkFamily, guard_size, not_mine, number};
 use super::{Network, Node, RingTie};
 
 /// A mesh, wrapped around or not.
@@ -51,7 +51,16 @@ impl NetworkFamily for Grid {
 
     fn build(&self, family: &Family) -> Result<(usize, Vec<(Node, Node)>), String> {
         let (r, c) = self.dims(family).ok_or_else(|| not_mine(self, family))?;
-        guard_nodes((r as u64).checked_mul(c as u64))?;
+        let (rows, cols) = (r as u64, c as u64);
+        // Four arcs a node on a torus; on a mesh two per link, r(c−1) + c(r−1) links.
+        let arcs = if self.torus {
+            rows.checked_mul(cols).and_then(|x| x.checked_mul(4))
+        } else {
+            rows.checked_mul(cols.saturating_sub(1))
+                .and_then(|a| cols.checked_mul(rows.saturating_sub(1)).and_then(|b| a.checked_add(b)))
+                .and_then(|x| x.checked_mul(2))
+        };
+        guard_size(rows.checked_mul(cols), arcs)?;
         if r < 1 || c < 1 || r * c < 2 {
             return Err(format!("a mesh needs at least 2 nodes, got {r}x{c}"));
         }
@@ -95,6 +104,12 @@ impl NetworkFamily for Grid {
             path.push(next * c + j);
         }
         Some(path)
+    }
+
+    /// Corner to corner on a mesh, half of each dimension on a torus.
+    fn diameter(&self, network: &Network) -> Option<(usize, bool)> {
+        let (r, c) = self.dims(network.family())?;
+        Some((if self.torus { r / 2 + c / 2 } else { r + c - 2 }, true))
     }
 
     fn diameter_bound(&self, network: &Network) -> usize {

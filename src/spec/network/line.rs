@@ -1,7 +1,7 @@
 //! Linear arrays (SPEC §2): `ula:N`, arcs (x, x+1), and `path:N`, both directions; nodes
 //! numbered along the line, the unique path as the atlas's.
 
-use super::family::{Blocks, Cuts, Family, NetworkFamily, guard_nodes, not_mine, number};
+use super::family::{Blocks, Cuts, Family, NetworkFamily, guard_size, not_mine, number};
 use super::{Network, Node, RingTie};
 
 /// A linear array, unidirectional or not.
@@ -40,7 +40,8 @@ impl NetworkFamily for Line {
 
     fn build(&self, family: &Family) -> Result<(usize, Vec<(Node, Node)>), String> {
         let n = self.length(family).ok_or_else(|| not_mine(self, family))?;
-        guard_nodes(Some(n as u64))?;
+        let links = (n as u64).saturating_sub(1);
+        guard_size(Some(n as u64), links.checked_mul(if self.directed { 1 } else { 2 }))?;
         if n < 2 {
             return Err(format!("a linear array needs at least 2 nodes, got {n}"));
         }
@@ -60,6 +61,11 @@ impl NetworkFamily for Line {
             (false, true) => None,
             (false, false) => Some((v..=u).rev().collect()),
         }
+    }
+
+    /// n − 1 from one end to the other; only the `path` returns.
+    fn diameter(&self, network: &Network) -> Option<(usize, bool)> {
+        self.length(network.family()).map(|n| (n - 1, !self.directed))
     }
 
     fn diameter_bound(&self, network: &Network) -> usize {

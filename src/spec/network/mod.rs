@@ -2,6 +2,7 @@
 //! (paper 000 §2.1) and forward levels (paper 000 §3.4). Each family is one file of this
 //! module registered in [`family::FAMILIES`].
 
+pub mod diameter;
 pub mod esm;
 pub mod family;
 pub mod fat_tree;
@@ -62,6 +63,8 @@ pub struct Network {
     switches: Vec<Switch>,
     /// The registry string of a named topology (`dgx1`, `star:5`), which `spec_string` prints.
     name: Option<String>,
+    /// The diameter of a named topology whose closed form gives it (strongly connected).
+    known_diameter: Option<usize>,
 }
 
 impl PartialEq for Network {
@@ -89,20 +92,21 @@ impl Network {
     /// An explicit graph with a bandwidth on every arc `(u, v, b)` and switch groups
     /// (docs/spec.md §2.4). Errors name the arc or switch and the reason.
     pub fn weighted(n: usize, arcs: Vec<(Node, Node, u64)>, switches: Vec<Switch>) -> Result<Self, String> {
-        if n < 1 {
-            return Err("a graph needs at least 1 node".into());
+        if n < 2 {
+            return Err(super::topology::one_node(n));
         }
         Resource::Nodes.guard(Some(n as u64), "the network")?;
-        let mut seen = std::collections::HashSet::new();
+        let members: usize = switches.iter().map(|s| s.sources.len() + s.destinations.len()).sum();
+        Resource::Arcs.guard(
+            (arcs.len() as u64).checked_add(members as u64),
+            "the network (its arcs and switch-group members)",
+        )?;
         for &(u, v, b) in &arcs {
             if u >= n || v >= n {
                 return Err(format!("arc ({u},{v}) names a node outside 0..{}", n - 1));
             }
             if u == v {
                 return Err(format!("arc ({u},{v}) is a self-link"));
-            }
-            if !seen.insert((u, v)) {
-                return Err(format!("arc ({u},{v}) is listed twice"));
             }
             if b == 0 {
                 return Err(format!("arc ({u},{v}) has bandwidth 0: leave the arc out instead"));
@@ -122,6 +126,14 @@ impl Network {
         let bandwidth = arcs.iter().map(|a| a.2).collect();
         let arcs = arcs.into_iter().map(|(u, v, _)| (u, v)).collect();
         let mut net = Self::from_arcs(Family::Graph(n), n, arcs);
+        // The index has one entry per distinct arc: fewer means an arc is listed twice.
+        if net.index.len() < net.arcs.len() {
+            // A repeated arc's index is its last place, so its first place is found.
+            let twice = net.arcs.iter().enumerate().find(|&(a, arc)| net.index.get(arc) != Some(&a));
+            return Err(twice.map_or("an arc is listed twice".into(), |(_, (u, v))| {
+                format!("arc ({u},{v}) is listed twice")
+            }));
+        }
         net.bandwidth = bandwidth;
         net.switches = switches;
         Ok(net)
@@ -130,7 +142,7 @@ impl Network {
     fn from_arcs(family: Family, n: usize, arcs: Vec<(Node, Node)>) -> Self {
         let index = arcs.iter().enumerate().map(|(i, &a)| (a, i)).collect();
         let bandwidth = vec![1; arcs.len()];
-        Self { family, n, arcs, index, bandwidth, switches: Vec::new(), name: None }
+        Self { family, n, arcs, index, bandwidth, switches: Vec::new(), name: None, known_diameter: None }
     }
 
     /// Every arc turned around, with its bandwidth, and every switch group's sources and
@@ -159,6 +171,13 @@ impl Network {
         self
     }
 
+    /// The same network with the diameter its closed form gives (a strongly connected named
+    /// topology), which [`Network::diameter`] then answers without a search.
+    pub fn with_diameter(mut self, diameter: Option<usize>) -> Self {
+        self.known_diameter = diameter;
+        self
+    }
+
     /// The bandwidth of arc `a` (chunks per round; 1 on the papers' families).
     pub fn bandwidth(&self, a: usize) -> u64 {
         self.bandwidth[a]
@@ -181,20 +200,31 @@ impl Network {
     }
 
     /// The largest finite hop distance between two nodes, and whether every node reaches
-    /// every other.
+    /// every other: the closed form of a named topology or of the family
+    /// ([`NetworkFamily::diameter`]) when there is one, else a breadth-first search from every
+    /// node, over bitsets when the network is dense ([`diameter::search`]).
     pub fn diameter(&self) -> (usize, bool) {
-        let mut diameter = 0;
-        let mut strong = true;
-        for s in 0..self.n {
-            for d in self.distances_from(s) {
-                if d == usize::MAX {
-                    strong = false;
-                } else {
-                    diameter = diameter.max(d);
-                }
-            }
+        self.closed_form_diameter().unwrap_or_else(|| diameter::search(self.n, &self.arcs))
+    }
+
+    /// [`Network::diameter`] when a closed form gives it (a named topology's or the
+    /// family's), without a search.
+    pub fn closed_form_diameter(&self) -> Option<(usize, bool)> {
+        match self.known_diameter {
+            Some(d) => Some((d, true)),
+            None => self.family.definition().diameter(self),
         }
-        (diameter, strong)
+    }
+
+    /// Whether every node reaches every other: one search each way from node 0, linear in the
+    /// arcs.
+    pub fn strongly_connected(&self) -> bool {
+        let mut ways = [vec![Vec::new(); self.n], vec![Vec::new(); self.n]];
+        for &(u, v) in &self.arcs {
+            ways[0][u].push(v);
+            ways[1][v].push(u);
+        }
+        ways.iter().all(|adjacency| hops(adjacency, &[0]).into_iter().all(|d| d != usize::MAX))
     }
 
     /// Parses a network string `FAMILY:PARAMS` of a registered family ([`family::lookup`]):
@@ -268,19 +298,7 @@ impl Network {
 
     /// Breadth-first hop distances from `s` (usize::MAX where unreachable).
     pub fn distances_from(&self, s: Node) -> Vec<usize> {
-        let out = self.out_neighbours();
-        let mut dist = vec![usize::MAX; self.n];
-        let mut queue = std::collections::VecDeque::from([s]);
-        dist[s] = 0;
-        while let Some(u) = queue.pop_front() {
-            for &v in &out[u] {
-                if dist[v] == usize::MAX {
-                    dist[v] = dist[u] + 1;
-                    queue.push_back(v);
-                }
-            }
-        }
-        dist
+        hops(&self.out_neighbours(), &[s])
     }
 
     /// Hop distance from u to v in this network (for a fat-tree: 2 x LCA height, SPEC §4.3).
@@ -395,6 +413,28 @@ impl fmt::Display for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.spec_string())
     }
+}
+
+/// Breadth-first hop distances over `adjacency` from the nearest node of `from` (usize::MAX
+/// where unreachable).
+pub fn hops(adjacency: &[Vec<Node>], from: &[Node]) -> Vec<usize> {
+    let mut dist = vec![usize::MAX; adjacency.len()];
+    let mut queue = std::collections::VecDeque::with_capacity(from.len());
+    for &s in from {
+        if dist[s] == usize::MAX {
+            dist[s] = 0;
+            queue.push_back(s);
+        }
+    }
+    while let Some(u) = queue.pop_front() {
+        for &v in &adjacency[u] {
+            if dist[v] == usize::MAX {
+                dist[v] = dist[u] + 1;
+                queue.push_back(v);
+            }
+        }
+    }
+    dist
 }
 
 /// Parses a network string for a file field, mapping the reason into an [`InputError`].

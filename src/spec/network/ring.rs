@@ -1,7 +1,7 @@
 //! Rings (SPEC §2): `ring:N`, both directions, and `uring:N`, arcs (x, x+1 mod n); the atlas
 //! takes the shorter direction, antipodal ties by the instance's [`RingTie`].
 
-use super::family::{Blocks, Cuts, Family, NetworkFamily, guard_nodes, not_mine, number};
+use super::family::{Blocks, Cuts, Family, NetworkFamily, guard_size, not_mine, number};
 use super::{Network, Node, RingTie};
 
 /// A ring, unidirectional or not.
@@ -40,7 +40,7 @@ impl NetworkFamily for Ring {
 
     fn build(&self, family: &Family) -> Result<(usize, Vec<(Node, Node)>), String> {
         let n = self.length(family).ok_or_else(|| not_mine(self, family))?;
-        guard_nodes(Some(n as u64))?;
+        guard_size(Some(n as u64), (n as u64).checked_mul(if self.directed { 1 } else { 2 }))?;
         if n < 3 {
             return Err(format!("a ring needs at least 3 nodes, got {n}"));
         }
@@ -69,6 +69,11 @@ impl NetworkFamily for Ring {
         };
         let (steps, dir) = if clockwise { (cw, 1) } else { (ccw, n - 1) };
         Some((0..=steps).map(|k| (u + k * dir) % n).collect())
+    }
+
+    /// Half the ring both ways, all of it one way.
+    fn diameter(&self, network: &Network) -> Option<(usize, bool)> {
+        self.length(network.family()).map(|n| (if self.directed { n - 1 } else { n / 2 }, true))
     }
 
     fn diameter_bound(&self, network: &Network) -> usize {

@@ -2,7 +2,7 @@
 //! directions on every edge; the atlas's path is the unique one, through the lowest common
 //! ancestor.
 
-use super::family::{Cuts, Family, NetworkFamily, guard_nodes, not_mine, number};
+use super::family::{Cuts, Family, NetworkFamily, guard_size, not_mine, number};
 use super::{Network, Node, RingTie};
 
 /// `tree:P1,P2,…`.
@@ -40,7 +40,7 @@ impl NetworkFamily for Tree {
     fn build(&self, family: &Family) -> Result<(usize, Vec<(Node, Node)>), String> {
         let parent = parents(family).ok_or_else(|| not_mine(self, family))?;
         let n = parent.len();
-        guard_nodes(Some(n as u64))?;
+        guard_size(Some(n as u64), (n as u64).saturating_sub(1).checked_mul(2))?;
         if n < 2 {
             return Err(format!("a tree needs at least 2 nodes, got {n}"));
         }
@@ -74,6 +74,20 @@ impl NetworkFamily for Tree {
         let down: Vec<Node> = av.iter().copied().take_while(|&x| x != lca).collect();
         path.extend(down.into_iter().rev());
         Some(path)
+    }
+
+    /// The longest path through a node, from the heights of its two highest subtrees (parents
+    /// are numbered below their children, so one pass from the leaves up).
+    fn diameter(&self, network: &Network) -> Option<(usize, bool)> {
+        let parent = parents(network.family())?;
+        let mut height = vec![0; parent.len()];
+        let mut diameter = 0;
+        for v in (1..parent.len()).rev() {
+            let (p, h) = (parent[v], height[v] + 1);
+            diameter = diameter.max(height[p] + h);
+            height[p] = height[p].max(h);
+        }
+        Some((diameter, true))
     }
 
     fn diameter_bound(&self, network: &Network) -> usize {

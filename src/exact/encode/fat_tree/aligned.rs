@@ -39,14 +39,11 @@
 //! messages. On fat-tree:32 under w = n it gives the shortest known prefix, 17 steps, where
 //! `prefix-fenwick-pieces` takes 19 (docs/results.md).
 
-use super::combine::{FatTreeCombine, Range, add_chain, form_var};
-use super::{Traffic, Tree};
+use super::combine::FatTreeCombine;
+use super::{Range, Traffic, Tree, add_chain, form_var};
 use crate::exact::encode::{Encoding, Event};
 use crate::exact::ir::{Linear, Program, Sense, VarId};
 use std::collections::BTreeMap;
-
-/// The schedules of the prefix's restricted model, in words.
-pub(super) const ALIGNED: &str = "payloads that are aligned blocks [i·2^k, (i+1)·2^k − 1] or prefixes [0, x]";
 
 /// Whether a message of the restricted model may carry r: an aligned block or a prefix.
 fn carried((lo, hi): Range) -> bool {

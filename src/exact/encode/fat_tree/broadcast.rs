@@ -52,8 +52,7 @@
 //! Search guide (not a constraint): minimise Σ (arrival step)·x, deliver early.
 //!
 
-use super::reversal::constrain_ranges;
-use super::{Traffic, Tree};
+use super::{Traffic, Tree, constrain_ranges};
 use crate::exact::encode::time_expanded::{Held, Window, span};
 use crate::exact::encode::{Encoder, Encoding, Event, Variant};
 use crate::exact::ir::{Linear, Program, Sense};

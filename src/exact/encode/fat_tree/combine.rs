@@ -55,15 +55,12 @@
 //!
 
 use super::reversal::Reversal;
-use super::{KNOWLEDGE, Traffic, Tree, aligned::ALIGNED, knowledge::RANGE_PAYLOADS};
+use super::{ALIGNED, KNOWLEDGE, RANGE_PAYLOADS, Range, Traffic, Tree, add_chain, form_var};
 use crate::exact::encode::time_expanded::span;
 use crate::exact::encode::{Encoder, Encoding, Event, Relaxation, Variant, Variants};
 use crate::exact::ir::{Linear, Program, Sense, VarId};
 use crate::spec::{Instance, Problem};
 use std::collections::BTreeMap;
-
-/// An index range `[lo, hi]`: the product a_lo ⋆ … ⋆ a_hi.
-pub(super) type Range = (usize, usize);
 
 /// The product and prefix encoder (module documentation, "Product and prefix").
 pub struct FatTreeCombine {
@@ -277,45 +274,6 @@ impl FatTreeCombine {
         }
         traffic.into_encoding(model, horizon)
     }
-}
-
-/// Adds to `ways` the chain of [lo, m] then [m + 1, hi] at v and τ, given what forms each
-/// part (neither a constant 0): the other part where one is a constant 1, else
-/// `p_v{v}_r{lo}_{m}_{hi}_t{τ}` with its `first` and `last` rows (module documentation).
-pub(super) fn add_chain(
-    model: &mut Program,
-    ways: &mut Linear,
-    (v, tau): (usize, u64),
-    (lo, m, hi): (usize, usize, usize),
-    first: &Linear,
-    last: &Linear,
-) {
-    if first.constant() == Some(1) {
-        ways.add_all(last);
-    } else if last.constant() == Some(1) {
-        ways.add_all(first);
-    } else {
-        let p = model.bool_var(format!("p_v{v}_r{lo}_{m}_{hi}_t{tau}"));
-        for (side, lin) in [("first", first), ("last", last)] {
-            let mut row = Linear::sum(&[p]);
-            row.add_scaled(-1, lin);
-            model.constrain(format!("{side}_v{v}_r{lo}_{m}_{hi}_t{tau}"), &row, Sense::Le, 0);
-        }
-        ways.add(1, p);
-    }
-}
-
-/// f(v, r, τ) from its `ways`: the constant 0 where there is none, else
-/// `f_v{v}_r{lo}_{hi}_t{τ}` with the `form` row f ≤ Σ ways (module documentation).
-pub(super) fn form_var(model: &mut Program, (v, tau): (usize, u64), (lo, hi): Range, ways: Linear) -> Linear {
-    if ways.constant() == Some(0) {
-        return ways;
-    }
-    let f = model.bool_var(format!("f_v{v}_r{lo}_{hi}_t{tau}"));
-    let mut row = Linear::sum(&[f]);
-    row.add_scaled(-1, &ways);
-    model.constrain(format!("form_v{v}_r{lo}_{hi}_t{tau}"), &row, Sense::Le, 0);
-    Linear::sum(&[f])
 }
 
 /// The `f` and `p` variables of [`FatTreeCombine`], built on demand (module documentation).

@@ -17,7 +17,7 @@
 //!   `keep`: k(b, i, τ − 1) ≤ k(b, i, τ); `goal`: k(v, i, T) = 1 for every a_i of v's goal;
 //! - the processor, capacity and round rules of the product and prefix model ([`super::combine`]).
 //!
-//! **Range payloads**, the second relaxed model ([`KNOWLEDGE`]), keep one more fact of every
+//! **Range payloads**, the second relaxed model ([`super::KNOWLEDGE`]), keep one more fact of every
 //! schedule: a payload is an index range, so the values a message carries are one run in
 //! index order once b's own index is skipped (a payload may span a_b, which b needs from
 //! nobody). `range`: `q_{a}_{b}_i{i}_t{s}` ∈ {0,1}, "the run has ended", from the first value
@@ -43,16 +43,6 @@ use crate::exact::encode::Encoding;
 use crate::exact::encode::time_expanded::span;
 use crate::exact::ir::{Linear, Program, Sense, VarId};
 use std::collections::BTreeMap;
-
-/// How certificates name the knowledge relaxations, sets then ranges (module documentation):
-/// [`Variants::relaxed`](crate::exact::encode::Variants::relaxed).
-pub const KNOWLEDGE: [&str; 2] = [
-    "its knowledge relaxation (a commutative, idempotent ⋆)",
-    "its knowledge relaxation with range payloads (a commutative, idempotent ⋆)",
-];
-
-/// The index of the range-payload model in [`KNOWLEDGE`].
-pub(super) const RANGE_PAYLOADS: usize = 1;
 
 impl FatTreeCombine {
     /// Whether v may know a_i at the end of step τ of the model at `horizon`: from its start

@@ -43,7 +43,6 @@ pub mod reversal;
 
 pub use broadcast::FatTreeBroadcast;
 pub use combine::FatTreeCombine;
-pub use knowledge::KNOWLEDGE;
 
 use super::{EncoderEntry, Encoding, Event, Shape};
 use crate::exact::BackendKind;
@@ -311,6 +310,115 @@ impl Traffic {
     fn into_encoding(self, mut model: Program, horizon: u64) -> Encoding {
         model.guide(&self.guide);
         Encoding { horizon, model, shape: Shape::FatTree, events: self.events }
+    }
+}
+
+// What several models of this module share, here so that no two of their files import each other.
+
+/// An index range `[lo, hi]`: the product a_lo ⋆ … ⋆ a_hi.
+type Range = (usize, usize);
+
+/// The schedules of the prefix's restricted model ([`aligned`]), in words.
+const ALIGNED: &str = "payloads that are aligned blocks [i·2^k, (i+1)·2^k − 1] or prefixes [0, x]";
+
+/// How certificates name the knowledge relaxations, sets then ranges ([`knowledge`]):
+/// [`Variants::relaxed`](crate::exact::encode::Variants::relaxed).
+pub const KNOWLEDGE: [&str; 2] = [
+    "its knowledge relaxation (a commutative, idempotent ⋆)",
+    "its knowledge relaxation with range payloads (a commutative, idempotent ⋆)",
+];
+
+/// The index of the range-payload model in [`KNOWLEDGE`].
+const RANGE_PAYLOADS: usize = 1;
+
+/// Adds to `ways` the chain of [lo, m] then [m + 1, hi] at v and τ, given what forms each
+/// part (neither a constant 0): the other part where one is a constant 1, else
+/// `p_v{v}_r{lo}_{m}_{hi}_t{τ}` with its `first` and `last` rows ([`combine`]'s module documentation).
+fn add_chain(
+    model: &mut Program,
+    ways: &mut Linear,
+    (v, tau): (usize, u64),
+    (lo, m, hi): (usize, usize, usize),
+    first: &Linear,
+    last: &Linear,
+) {
+    if first.constant() == Some(1) {
+        ways.add_all(last);
+    } else if last.constant() == Some(1) {
+        ways.add_all(first);
+    } else {
+        let p = model.bool_var(format!("p_v{v}_r{lo}_{m}_{hi}_t{tau}"));
+        for (side, lin) in [("first", first), ("last", last)] {
+            let mut row = Linear::sum(&[p]);
+            row.add_scaled(-1, lin);
+            model.constrain(format!("{side}_v{v}_r{lo}_{m}_{hi}_t{tau}"), &row, Sense::Le, 0);
+        }
+        ways.add(1, p);
+    }
+}
+
+/// f(v, r, τ) from its `ways`: the constant 0 where there is none, else
+/// `f_v{v}_r{lo}_{hi}_t{τ}` with the `form` row f ≤ Σ ways ([`combine`]'s module documentation).
+fn form_var(model: &mut Program, (v, tau): (usize, u64), (lo, hi): Range, ways: Linear) -> Linear {
+    if ways.constant() == Some(0) {
+        return ways;
+    }
+    let f = model.bool_var(format!("f_v{v}_r{lo}_{hi}_t{tau}"));
+    let mut row = Linear::sum(&[f]);
+    row.add_scaled(-1, &ways);
+    model.constrain(format!("form_v{v}_r{lo}_{hi}_t{tau}"), &row, Sense::Le, 0);
+    Linear::sum(&[f])
+}
+
+/// `ancestor` and `range` rows ([`reversal`]'s module documentation): d(u, v) is whether u is a proper
+/// ancestor of v in the tree of first receipts (the messages of `traffic`), and every
+/// subtree is an index range.
+fn constrain_ranges(tree: &Tree, model: &mut Program, traffic: &Traffic) {
+    let n = tree.n;
+    // The x of every message from a to b, by (a, b).
+    let mut parents: BTreeMap<(usize, usize), Vec<VarId>> = BTreeMap::new();
+    for &(x, event) in &traffic.events {
+        if let Event::Send(s) = event {
+            parents.entry((s.from, s.to)).or_default().push(x);
+        }
+    }
+    let parent = |a: usize, b: usize| parents.get(&(a, b)).map_or_else(Linear::new, |xs| Linear::sum(xs));
+    let mut d = vec![vec![None; n]; n];
+    for (u, v) in tree.pairs(Some(0)).filter(|&(u, _)| u != 0) {
+        d[u][v] = Some(model.bool_var(format!("d_{u}_{v}")));
+    }
+    // d(u, w) as a linear term: P_0 is every processor's ancestor and nobody's descendant.
+    let anc = |u: usize, w: usize| match d[u][w] {
+        Some(var) => Linear::sum(&[var]),
+        None => {
+            let mut c = Linear::new();
+            c.add_constant(i64::from(u == 0 && w != 0));
+            c
+        }
+    };
+    for (u, v) in tree.pairs(Some(0)).filter(|&(u, _)| u != 0) {
+        let mut row = parent(u, v);
+        row.add_scaled(-1, &anc(u, v));
+        model.constrain(format!("ancestor_parent_{u}_{v}"), &row, Sense::Le, 0);
+        // v's parent w ≠ u: u is an ancestor of v exactly when it is one of w.
+        for w in (0..n).filter(|&w| w != u && w != v) {
+            for (side, sign) in [("down", 1), ("up", -1)] {
+                if w == 0 && sign < 0 {
+                    continue; // d(u, 0) = 0: nothing to bring up
+                }
+                let mut row = parent(w, v);
+                row.add_scaled(sign, &anc(u, v));
+                row.add_scaled(-sign, &anc(u, w));
+                model.constrain(format!("ancestor_{side}_{u}_{w}_{v}"), &row, Sense::Le, 1);
+            }
+        }
+        // A descendant v of u brings every processor between them.
+        let between = if v > u { v - 1 } else { v + 1 };
+        if between != u {
+            let mut row = anc(u, v);
+            row.add_scaled(-1, &anc(u, between));
+            model.constrain(format!("range_{u}_{v}"), &row, Sense::Le, 0);
+        }
     }
 }
 

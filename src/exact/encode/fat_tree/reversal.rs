@@ -42,11 +42,9 @@
 //! shorter than `prefix-fenwick-pieces` on the fat-trees measured.
 //!
 
-use super::{FatTreeBroadcast, Traffic, Tree};
-use crate::exact::encode::{Encoder, Encoding, Event, Relaxation, Shape, Variant};
-use crate::exact::ir::{Linear, Program, Sense, VarId};
+use super::{FatTreeBroadcast, Tree};
+use crate::exact::encode::{Encoder, Encoding, Relaxation, Shape, Variant};
 use crate::spec::{Instance, Problem};
-use std::collections::BTreeMap;
 
 /// The schedules of the product's restricted model, in words.
 pub(super) const RESTRICTION: &str = "broadcasts run backwards, each subtree an index range";
@@ -101,61 +99,10 @@ impl Reversal {
     }
 }
 
-/// `ancestor` and `range` rows (module documentation): d(u, v) is whether u is a proper
-/// ancestor of v in the tree of first receipts (the messages of `traffic`), and every
-/// subtree is an index range.
-pub(super) fn constrain_ranges(tree: &Tree, model: &mut Program, traffic: &Traffic) {
-    let n = tree.n;
-    // The x of every message from a to b, by (a, b).
-    let mut parents: BTreeMap<(usize, usize), Vec<VarId>> = BTreeMap::new();
-    for &(x, event) in &traffic.events {
-        if let Event::Send(s) = event {
-            parents.entry((s.from, s.to)).or_default().push(x);
-        }
-    }
-    let parent = |a: usize, b: usize| parents.get(&(a, b)).map_or_else(Linear::new, |xs| Linear::sum(xs));
-    let mut d = vec![vec![None; n]; n];
-    for (u, v) in tree.pairs(Some(0)).filter(|&(u, _)| u != 0) {
-        d[u][v] = Some(model.bool_var(format!("d_{u}_{v}")));
-    }
-    // d(u, w) as a linear term: P_0 is every processor's ancestor and nobody's descendant.
-    let anc = |u: usize, w: usize| match d[u][w] {
-        Some(var) => Linear::sum(&[var]),
-        None => {
-            let mut c = Linear::new();
-            c.add_constant(i64::from(u == 0 && w != 0));
-            c
-        }
-    };
-    for (u, v) in tree.pairs(Some(0)).filter(|&(u, _)| u != 0) {
-        let mut row = parent(u, v);
-        row.add_scaled(-1, &anc(u, v));
-        model.constrain(format!("ancestor_parent_{u}_{v}"), &row, Sense::Le, 0);
-        // v's parent w ≠ u: u is an ancestor of v exactly when it is one of w.
-        for w in (0..n).filter(|&w| w != u && w != v) {
-            for (side, sign) in [("down", 1), ("up", -1)] {
-                if w == 0 && sign < 0 {
-                    continue; // d(u, 0) = 0: nothing to bring up
-                }
-                let mut row = parent(w, v);
-                row.add_scaled(sign, &anc(u, v));
-                row.add_scaled(-sign, &anc(u, w));
-                model.constrain(format!("ancestor_{side}_{u}_{w}_{v}"), &row, Sense::Le, 1);
-            }
-        }
-        // A descendant v of u brings every processor between them.
-        let between = if v > u { v - 1 } else { v + 1 };
-        if between != u {
-            let mut row = anc(u, v);
-            row.add_scaled(-1, &anc(u, between));
-            model.constrain(format!("range_{u}_{v}"), &row, Sense::Le, 0);
-        }
-    }
-}
-
 #[cfg(all(test, any(feature = "smt", feature = "sat")))]
 mod tests {
     use super::*;
+    use crate::exact::encode::Event;
     use crate::exact::encode::fat_tree::FatTreeCombine;
     use crate::exact::encode::fat_tree::tests::fat_tree;
 
