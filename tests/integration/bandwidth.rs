@@ -464,11 +464,23 @@ fn sized_times_pipeline_the_optimum() {
     let dgx1 = load("dgx1", None).unwrap();
     let t = sized_time(&dgx1, &optimum(&dgx1, BandwidthCollective::Allgather), 1 << 30);
     assert_eq!(t.phases[0].chunks, MAX_CHUNKS);
-    let (code, stdout, _) = run(&["--format", "json", "solve", "allgather", "--network", "ndv2x2", "--model", "bandwidth", "--size", "1G"]);
+    let (code, stdout, _) = run(&[
+        "--format",
+        "json",
+        "solve",
+        "allgather",
+        "--network",
+        "ndv2x2",
+        "--model",
+        "bandwidth",
+        "--size",
+        "1G",
+    ]);
     assert_eq!(code, 0);
     let d: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(d["size"]["bytes"], 1u64 << 30);
-    let (code, _, stderr) = run(&["solve", "allgather", "--network", "ndv2x2", "--model", "bandwidth", "--size", "1X"]);
+    let (code, _, stderr) =
+        run(&["solve", "allgather", "--network", "ndv2x2", "--model", "bandwidth", "--size", "1X"]);
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("--size"));
 }

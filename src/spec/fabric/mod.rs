@@ -94,7 +94,7 @@ impl FabricBuilder {
     /// size guards (docs/spec.md §5.3) before anything is allocated.
     pub fn with_capacity(nodes: u64, links: u64) -> Result<Self, String> {
         Resource::Nodes.guard(Some(nodes), "the fabric")?;
-        Resource::Nodes.guard(Some(links / 64), "the fabric's links / 64")?;
+        Resource::Arcs.guard(Some(links), "the fabric")?;
         let (nodes, links) = (nodes as usize, links as usize);
         Ok(Self {
             nodes: Vec::with_capacity(nodes),
