@@ -7,6 +7,9 @@
 use super::cli::{data, json, run};
 use std::path::{Path, PathBuf};
 
+/// An items guard above the 4,096,000 holdings of the two boxes' alltoall with C = 1000.
+const ITEMS: &str = "8000000";
+
 /// Writes the alltoall on the two boxes (`gen` with `extra` flags) into `dir`.
 fn two_boxes(dir: &Path, extra: &[&str]) -> PathBuf {
     let topology = data("two-boxes-8.json");
@@ -71,15 +74,24 @@ fn an_algorithm_that_does_not_apply_is_refused_before_the_bounds() {
 #[test]
 fn a_budget_below_a_cheap_count_is_refuted_at_once_with_the_bound_named() {
     let dir = tempfile::tempdir().unwrap();
-    // C = 1000, R = 10: every rank receives 15,000 chunks through 8 unit in-links.
-    let big = two_boxes(dir.path(), &["--chunks", "1000", "--rounds", "10"]);
-    let (code, v) = json(&["bounds", big.to_str().unwrap()]);
+    // C = 1000, R = 10: every rank receives 15,000 chunks through 8 unit in-links. Its
+    // 16 · 16 · 16 · 1000 holdings are over the default items guard, which is raised.
+    let big = two_boxes(dir.path(), &["--chunks", "1000", "--rounds", "10", "--max-items", ITEMS]);
+    let (code, v) = json(&["bounds", big.to_str().unwrap(), "--max-items", ITEMS]);
     assert_eq!(code, 0);
     let why = v["no_schedule"].as_str().expect("bounds say no schedule exists");
     assert!(why.starts_with("receive bandwidth: node 0 receives 15000 chunks"), "{why}");
     for method in ["exact", "ring"] {
-        let (code, stdout, stderr) =
-            run(&["solve", big.to_str().unwrap(), "--method", method, "--timeout", "600"]);
+        let (code, stdout, stderr) = run(&[
+            "solve",
+            big.to_str().unwrap(),
+            "--method",
+            method,
+            "--timeout",
+            "600",
+            "--max-items",
+            ITEMS,
+        ]);
         assert_eq!(code, 2, "{stdout}");
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
         assert!(
@@ -122,9 +134,11 @@ fn a_stopped_pareto_walk_settles_no_point_it_did_not_and_exits_with_4() {
 fn an_algorithm_still_running_at_the_deadline_is_abandoned_and_said_so() {
     let dir = tempfile::tempdir().unwrap();
     // C = 1000 without a budget: 256,000 chunks for the ring to route, far more than 3 s.
-    let inst = two_boxes(dir.path(), &["--chunks", "1000"]);
+    let inst = two_boxes(dir.path(), &["--chunks", "1000", "--max-items", ITEMS]);
     let out = dir.path().join("none.json");
     let (code, stdout, stderr) = run(&[
+        "--max-items",
+        ITEMS,
         "solve",
         inst.to_str().unwrap(),
         "--method",
