@@ -222,22 +222,23 @@ fn matrix(name: &str, rows: &[[u64; 8]]) -> Topology {
     Topology::from_matrix(name, &rows.iter().map(|r| r.to_vec()).collect::<Vec<_>>())
 }
 
+/// The DGX-1 hybrid cube-mesh (msccl-tools `nvidia.py`, also NDv2's chassis in TE-CCL's
+/// `ndv2.py`): NVLink lanes between each pair of GPUs, symmetric, 2 on the double links.
+pub const DGX1_LANES: [[u64; 8]; 8] = [
+    [0, 2, 1, 1, 2, 0, 0, 0],
+    [2, 0, 1, 2, 0, 1, 0, 0],
+    [1, 1, 0, 2, 0, 0, 2, 0],
+    [1, 2, 2, 0, 0, 0, 0, 1],
+    [2, 0, 0, 0, 0, 2, 1, 1],
+    [0, 1, 0, 0, 2, 0, 1, 2],
+    [0, 0, 2, 0, 1, 1, 0, 2],
+    [0, 0, 0, 1, 1, 2, 2, 0],
+];
+
 /// (0 1 2 3) and (4 5 6 7) are the two sockets; 0 1 3 2 and 4 5 7 6 the double-bandwidth
 /// chains, 0–4 and 2–6 the double-bandwidth links between sockets.
 fn dgx1(_: usize) -> Topology {
-    matrix(
-        "DGX1",
-        &[
-            [0, 2, 1, 1, 2, 0, 0, 0],
-            [2, 0, 1, 2, 0, 1, 0, 0],
-            [1, 1, 0, 2, 0, 0, 2, 0],
-            [1, 2, 2, 0, 0, 0, 0, 1],
-            [2, 0, 0, 0, 0, 2, 1, 1],
-            [0, 1, 0, 0, 2, 0, 1, 2],
-            [0, 0, 2, 0, 1, 1, 0, 2],
-            [0, 0, 0, 1, 1, 2, 2, 0],
-        ],
-    )
+    matrix("DGX1", &DGX1_LANES)
 }
 
 fn dgx_a100(_: usize) -> Topology {

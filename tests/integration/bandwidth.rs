@@ -5,6 +5,7 @@
 //! equals the largest cut ratio found by enumerating every cut, and equals an LP solve of the
 //! fluid problem; reduce-scatter on a fabric is allgather on the reversed fabric.
 
+use super::cli::run;
 use commsched::bandwidth::{Answer, Optimum, optimise};
 use commsched::checker::packing::{check_packing, cuts_bound};
 use commsched::folder;
@@ -86,16 +87,6 @@ fn the_machines_at_scale_are_certified() {
         let f = machine(name);
         assert_eq!(checked_time(&f, &optimum(&f, BandwidthCollective::Allgather)), time, "{name}");
     }
-}
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_commsched"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the binary runs");
-    let text = |b: Vec<u8>| String::from_utf8(b).expect("utf-8");
-    (out.status.code().expect("exited normally"), text(out.stdout), text(out.stderr))
 }
 
 #[test]

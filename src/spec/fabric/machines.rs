@@ -21,6 +21,7 @@
 //!   node on rail switch g through its own 400 Gb/s NIC (50 GB/s each way). No latency.
 
 use super::{Fabric, FabricBuilder, NodeKind, Structure, decimal};
+use crate::spec::topology::DGX1_LANES;
 use num_rational::BigRational;
 
 /// One machine family of the registry.
@@ -114,17 +115,6 @@ fn boxes(text: &str, per_box: u64, links_per_box: u64) -> Result<(usize, FabricB
     Ok((k as usize, b))
 }
 
-const NDV2_NVLINK: [[u8; 8]; 8] = [
-    [0, 2, 1, 1, 2, 0, 0, 0],
-    [2, 0, 1, 2, 0, 1, 0, 0],
-    [1, 1, 0, 2, 0, 0, 2, 0],
-    [1, 2, 2, 0, 0, 0, 0, 1],
-    [2, 0, 0, 0, 0, 2, 1, 1],
-    [0, 1, 0, 0, 2, 0, 1, 2],
-    [0, 0, 2, 0, 1, 1, 0, 2],
-    [0, 0, 0, 1, 1, 2, 2, 0],
-];
-
 /// Adds `k` boxes of `gpus` compute nodes named `n{i}.gpu{g}`; returns their indices.
 fn gpus(b: &mut FabricBuilder, k: usize, gpus: usize) -> Vec<Vec<usize>> {
     (0..k).map(|i| (0..gpus).map(|g| b.node(format!("n{i}.gpu{g}"), NodeKind::Compute)).collect()).collect()
@@ -135,7 +125,7 @@ fn ndv2(size: &str) -> Result<Fabric, String> {
     let boxes = gpus(&mut b, k, 8);
     let (fast, slow, ib) = (gbs("50"), gbs("25"), gbs("12.5"));
     for g in &boxes {
-        for (x, row) in NDV2_NVLINK.iter().enumerate() {
+        for (x, row) in DGX1_LANES.iter().enumerate() {
             for (y, &lanes) in row.iter().enumerate() {
                 if lanes > 0 {
                     b.link(g[x], g[y], if lanes == 2 { fast.clone() } else { slow.clone() }, 0.7)?;
