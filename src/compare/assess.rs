@@ -5,10 +5,11 @@
 //! incumbent), and the verdict on every claim. [`certify`] decides every certificate, so a command never disagrees with another.
 
 use super::paper_claims;
-use super::run::{on_clone, run_algorithms};
+pub use super::run::{AlgorithmRun, ClaimCheck};
+use super::run::{on_clone, run_algorithms, strings};
 use crate::bounds::{self, Bound};
 use crate::certify::{Certificate, certify};
-use crate::checker::{self, Checked, Producer, Violation};
+use crate::checker::{self, Checked, Producer};
 use crate::claims::{ClaimValue, ClaimVerdict, Relation, Subject};
 use crate::deadline::Deadline;
 use crate::error::{Error, InputError};
@@ -69,30 +70,6 @@ pub struct AssessOptions {
     pub fail_fast: bool,
 }
 
-/// One algorithm's result.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct AlgorithmRun {
-    /// Its registered name.
-    #[serde(deserialize_with = "crate::names::name")]
-    pub method: crate::names::Name,
-    /// The checked length, when its schedule is admissible.
-    pub length: Option<u64>,
-    /// Every violation, when its schedule is inadmissible (a bug in the algorithm).
-    pub violations: Vec<String>,
-    /// Why it produced nothing, when it failed.
-    pub error: Option<String>,
-    /// Length over the strongest lower bound.
-    pub ratio: Option<f64>,
-    /// What the paper claims for its length here, judged.
-    pub claim: Option<ClaimCheck>,
-    /// The checked schedule.
-    #[serde(skip)]
-    pub checked: Option<Checked>,
-    /// The input error behind `error`, when a size guard refused the run.
-    #[serde(skip)]
-    pub refused: Option<InputError>,
-}
-
 /// What the exact layer answered.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "status", rename_all = "kebab-case")]
@@ -135,18 +112,6 @@ pub struct ExactRun {
     pub answer: ExactAnswer,
     /// Wall-clock seconds spent.
     pub seconds: f64,
-}
-
-/// A paper claim set against what was observed.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct ClaimCheck {
-    /// The claimed value.
-    #[serde(flatten)]
-    pub claimed: ClaimValue,
-    /// What was observed: a certified optimum, a checked length or a bound.
-    pub observed: Option<u64>,
-    /// The verdict.
-    pub verdict: ClaimVerdict,
 }
 
 /// The paper's own schedule for the instance (a figure's trace, transcribed), checked.
@@ -416,11 +381,6 @@ impl Assessment {
         }
         seen
     }
-}
-
-/// Violations as contract text.
-pub(super) fn strings(violations: &[Violation]) -> Vec<String> {
-    violations.iter().map(Violation::to_string).collect()
 }
 
 /// Re-checks the certificate folder `dir` of `instance` ([`StoredRun`]). A valid folder gives

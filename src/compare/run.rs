@@ -2,13 +2,57 @@
 //! ([`crate::deadline::within`]): whether it applies (which, for a collective under a round
 //! budget, means routing it), its schedule and the checker's verdict.
 
-use super::assess::{AlgorithmRun, ClaimCheck, strings};
 use crate::checker::{self, Producer};
+use crate::checker::{Checked, Violation};
+use crate::claims::ClaimValue;
 use crate::claims::ClaimVerdict;
 use crate::deadline::{self, Deadline};
 use crate::error::Error;
+use crate::error::InputError;
 use crate::heuristics::Method;
 use crate::spec::Instance;
+use serde::{Deserialize, Serialize};
+
+/// One algorithm's result.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct AlgorithmRun {
+    /// Its registered name.
+    #[serde(deserialize_with = "crate::names::name")]
+    pub method: crate::names::Name,
+    /// The checked length, when its schedule is admissible.
+    pub length: Option<u64>,
+    /// Every violation, when its schedule is inadmissible (a bug in the algorithm).
+    pub violations: Vec<String>,
+    /// Why it produced nothing, when it failed.
+    pub error: Option<String>,
+    /// Length over the strongest lower bound.
+    pub ratio: Option<f64>,
+    /// What the paper claims for its length here, judged.
+    pub claim: Option<ClaimCheck>,
+    /// The checked schedule.
+    #[serde(skip)]
+    pub checked: Option<Checked>,
+    /// The input error behind `error`, when a size guard refused the run.
+    #[serde(skip)]
+    pub refused: Option<InputError>,
+}
+
+/// A paper claim set against what was observed.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ClaimCheck {
+    /// The claimed value.
+    #[serde(flatten)]
+    pub claimed: ClaimValue,
+    /// What was observed: a certified optimum, a checked length or a bound.
+    pub observed: Option<u64>,
+    /// The verdict.
+    pub verdict: ClaimVerdict,
+}
+
+/// Violations as contract text.
+pub(super) fn strings(violations: &[Violation]) -> Vec<String> {
+    violations.iter().map(Violation::to_string).collect()
+}
 
 /// Runs each of `methods` that applies, in turn, within `deadline`: the one running when it
 /// passes is abandoned (listed as stopped) and none starts after it. Returns the runs and
