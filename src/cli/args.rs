@@ -171,6 +171,10 @@ pub enum Command {
         /// the α–β time of the optimum pipelined in its best chunk count.
         #[arg(long, value_name = "BYTES", requires = "model")]
         size: Option<String>,
+        /// With --model bandwidth: the bandwidth in GB/s of a node-link edge that gives none
+        /// (without it such an edge is an error naming it).
+        #[arg(long, value_name = "GBPS", requires = "model")]
+        bandwidth: Option<String>,
         /// Exact-solve limits.
         #[command(flatten)]
         limits: Limits,

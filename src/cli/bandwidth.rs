@@ -21,6 +21,7 @@ pub(super) struct Args<'a> {
     pub collective: &'a str,
     pub network: Option<&'a str>,
     pub size: Option<&'a str>,
+    pub default_bandwidth: Option<&'a str>,
     pub timeout: Option<Duration>,
     pub out: Option<&'a Path>,
     pub certificate: Option<&'a Path>,
@@ -70,7 +71,19 @@ pub(super) fn solve(args: &Args<'_>, format: Format, out: &mut dyn Write) -> Res
         })?),
         None => None,
     };
-    let fabric = fabric::load(spec, None)?;
+    let default_bandwidth = match args.default_bandwidth {
+        Some(text) => Some(
+            fabric::decimal(text).filter(|b| b > &BigRational::from_integer(0.into())).ok_or_else(|| {
+                InputError::new(
+                    "<flags>",
+                    "--bandwidth",
+                    format!("`{text}` is not a positive bandwidth in GB/s"),
+                )
+            })?,
+        ),
+        None => None,
+    };
+    let fabric = fabric::load(spec, default_bandwidth.as_ref())?;
     let start = Instant::now();
     let answer = optimise(&fabric, collective, args.timeout.map(|t| start + t))?;
     let seconds = start.elapsed().as_secs_f64();

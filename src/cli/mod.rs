@@ -70,12 +70,14 @@ pub fn run(cli: Cli) -> Result<u8> {
             method,
             steps,
             size,
+            bandwidth: default_bandwidth,
             ..
         } => {
             let args = bandwidth::Args {
                 collective: &instance.display().to_string(),
                 network: network.as_deref(),
                 size: size.as_deref(),
+                default_bandwidth: default_bandwidth.as_deref(),
                 timeout: solve_options(&limits)?.timeout,
                 out: file.as_deref(),
                 certificate: certificate.as_deref(),

@@ -333,6 +333,14 @@ fn node_link_files_written_by_others_read() {
     assert_eq!((newer.len(), newer.links().len()), (25, 80));
     let err = read("topohub-gabriel-25-0-2023-links.json", None).unwrap_err().to_string();
     assert!(err.contains("links[0].bandwidth"), "{err}");
+    let file = path("topohub-gabriel-25-0-2023-links.json");
+    let bare = ["solve", "allgather", "--network", &file, "--model", "bandwidth"];
+    let (code, _, stderr) = run(&bare);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("field `links[0].bandwidth`"), "{stderr}");
+    let (code, stdout, stderr) = run(&[&bare[..], &["--bandwidth", "25", "--format", "json"]].concat());
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("\"status\":\"optimal\""), "{stdout}");
     let t_old = checked_time(&older, &optimum(&older, BandwidthCollective::Allgather));
     assert_eq!(t_old, checked_time(&newer, &optimum(&newer, BandwidthCollective::Allgather)));
     // ignnition's radio network: directed, every ordered pair of 10 nodes.
