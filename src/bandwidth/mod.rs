@@ -191,9 +191,8 @@ fn constructed(fabric: &Fabric, collective: BandwidthCollective) -> Result<Optio
     }
     let packing = Packing { collective, trees: all };
     let cuts = Cuts { collective, cuts };
-    let measure = check_packing(fabric, &packing)
-        .map_err(|v| rejected(v.into_iter().take(3).collect::<Vec<_>>().join("; ")))?;
-    let bound = cuts_bound(fabric, &cuts).map_err(|v| rejected(v.join("; ")))?;
+    let measure = checked(fabric, &packing)?;
+    let bound = bound(fabric, &cuts)?;
     Ok((measure.time == bound).then_some(Optimum { collective, packing, cuts, measure }))
 }
 
@@ -240,13 +239,12 @@ fn general(fabric: &Fabric, collective: BandwidthCollective, deadline: Option<In
         }
     }
     let cuts = Cuts { collective, cuts };
-    let bound = cuts_bound(fabric, &cuts).map_err(|v| rejected(v.join("; ")))?;
+    let bound = bound(fabric, &cuts)?;
     if stopped {
         return Ok(Answer::Bounds { cuts, lower: bound });
     }
     let packing = Packing { collective, trees };
-    let measure = check_packing(fabric, &packing)
-        .map_err(|v| rejected(v.into_iter().take(3).collect::<Vec<_>>().join("; ")))?;
+    let measure = checked(fabric, &packing)?;
     if measure.time != bound {
         return Err(rejected(format!(
             "its time per shard {} is not its cuts' bound {}",
@@ -262,6 +260,16 @@ fn general(fabric: &Fabric, collective: BandwidthCollective, deadline: Option<In
 fn phase_cut(phase: Phase, inside: &[bool]) -> Cut {
     let keep = |&v: &usize| inside[v] == (phase == Phase::Allgather);
     Cut { phase, nodes: (0..inside.len()).filter(keep).collect() }
+}
+
+/// The checker's measure of a packing the optimiser built; a rejection is the optimiser's bug.
+fn checked(fabric: &Fabric, packing: &Packing) -> Result<PackingMeasure> {
+    check_packing(fabric, packing).map_err(|v| rejected(v.into_iter().take(3).collect::<Vec<_>>().join("; ")))
+}
+
+/// The bound of the cuts the optimiser found.
+fn bound(fabric: &Fabric, cuts: &Cuts) -> Result<BigRational> {
+    cuts_bound(fabric, cuts).map_err(|v| rejected(v.join("; ")))
 }
 
 fn rejected(reason: String) -> Error {

@@ -61,13 +61,14 @@ pub fn split_switches(g: &Graph, k: u64, deadline: Option<Instant>) -> Result<Sp
                     continue;
                 }
                 let mut m = cu.min(ct);
+                let base = network(g.n, &arcs, &compute, k);
                 for &v in &compute {
                     if out_of_time(deadline) {
                         return Err(Halt::Deadline(None));
                     }
                     // Cuts holding the source, u and t but not w and v.
                     if v != u && v != t {
-                        let mut net = network(g.n, &arcs, &compute, k);
+                        let mut net = base.clone();
                         net.add_arc(u, g.n, INFINITE);
                         if u != t {
                             net.add_arc(u, t, INFINITE);
@@ -77,7 +78,7 @@ pub fn split_switches(g: &Graph, k: u64, deadline: Option<Instant>) -> Result<Sp
                     }
                     // Cuts holding the source and w but not u, t and v.
                     if m > 0 {
-                        let mut net = network(g.n, &arcs, &compute, k);
+                        let mut net = base.clone();
                         net.add_arc(w, g.n, INFINITE);
                         for x in [u, v] {
                             if x != t {

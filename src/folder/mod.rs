@@ -270,6 +270,21 @@ fn trim_proof(dir: &Path) -> Result<()> {
     lrat::check_files(&dir.join(PROOF_CNF), &path).map(drop).map_err(fault)
 }
 
+/// Every file of `files` whose SHA-256 or size in `dir` is not the one listed, one line each.
+pub(crate) fn hash_failures(dir: &Path, files: &[FileEntry]) -> Vec<String> {
+    files
+        .iter()
+        .filter_map(|f| match sha256::file_digest(&dir.join(&f.name)) {
+            Ok((digest, bytes)) if digest == f.sha256 && bytes == f.bytes => None,
+            Ok((digest, bytes)) => Some(format!(
+                "{}: sha256 {digest} ({bytes} bytes), the manifest says {} ({} bytes)",
+                f.name, f.sha256, f.bytes
+            )),
+            Err(e) => Some(format!("{}: cannot read: {e}", f.name)),
+        })
+        .collect()
+}
+
 /// Re-checks a folder. Returns what failed, one line each; an empty list means the folder is a
 /// valid certificate. Only a file system error reading the folder itself is an `Err`.
 pub fn verify(dir: &Path) -> Vec<String> {
@@ -306,19 +321,7 @@ fn inspect(dir: &Path, producer: Producer) -> (Vec<String>, Option<Contents>) {
             failures.push(format!("{MANIFEST}: does not list {name}"));
         }
     }
-    for f in &manifest.files {
-        match sha256::file_digest(&dir.join(&f.name)).map_err(|e| format!("{}: cannot read: {e}", f.name)) {
-            Ok((digest, bytes)) => {
-                if digest != f.sha256 || bytes != f.bytes {
-                    failures.push(format!(
-                        "{}: sha256 {digest} ({bytes} bytes), the manifest says {} ({} bytes)",
-                        f.name, f.sha256, f.bytes
-                    ));
-                }
-            }
-            Err(e) => failures.push(e),
-        }
-    }
+    failures.extend(hash_failures(dir, &manifest.files));
     let text = |name: &str| read(name).map(|d| String::from_utf8_lossy(&d).into_owned());
     let instance = match text(INSTANCE)
         .and_then(|t| parse_instance(&t, INSTANCE, &manifest.instance).map_err(|e| e.to_string()))
