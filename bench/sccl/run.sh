@@ -110,8 +110,8 @@ main() {
             COMMSCHED=$REPO/target/release/commsched
             if [[ ! -x $COMMSCHED ]]; then
                 if [[ $BUILD == 1 ]]; then
-                    log "building $COMMSCHED (cargo build --release --features sat)"
-                    (cd "$REPO" && cargo build --release --features sat)
+                    log "building $COMMSCHED (cargo build --release)"
+                    (cd "$REPO" && cargo build --release)
                 else
                     log "no $COMMSCHED and --no-build: pass --commsched PATH or --sccl-only"; exit 2
                 fi

@@ -532,6 +532,36 @@ fn verify_accepts_the_certificate_folder_it_wrote_and_rejects_a_truncated_proof(
     assert!(stdout.contains("infeasible.cnf: not the encoding of the instance at T-1 = 4"), "{stdout}");
 }
 
+/// The default build carries the SAT backend with no libclang: `sat` is a default feature and
+/// the lock file holds no bindgen (rustsat-cadical's bindings are pregenerated,
+/// vendor/rustsat-cadical/VENDORED.md). With it, `solve --method sat` on the DGX-1 allgather
+/// refutes (S, R, C) = (2, 7, 6) with a proof that commsched checks, and `verify` accepts the
+/// folder: the lower half of SCCL's bandwidth-optimal point (3, 7, 6).
+#[test]
+fn the_default_build_refutes_dgx1_allgather_at_two_steps_with_a_checked_proof() {
+    let manifest: toml::Table = std::fs::read_to_string("Cargo.toml").unwrap().parse().unwrap();
+    let default = manifest["features"]["default"].as_array().unwrap();
+    assert!(default.iter().any(|f| f.as_str() == Some("sat")), "{default:?}");
+    let lock = std::fs::read_to_string("Cargo.lock").unwrap();
+    assert!(!lock.contains("name = \"bindgen\""), "bindgen needs libclang, which a fresh machine lacks");
+    #[cfg(feature = "sat")]
+    {
+        let scratch = tempfile::tempdir().unwrap();
+        let instance = scratch.path().join("ag6.toml");
+        let (code, text, stderr) = run(&["gen", "allgather", "--network", "dgx1", "--chunks", "6"]);
+        assert_eq!(code, 0, "{stderr}");
+        std::fs::write(&instance, text).unwrap();
+        let dir = scratch.path().join("c276");
+        let (i, d) = (instance.to_str().unwrap(), dir.to_str().unwrap());
+        let (code, stdout, stderr) =
+            run(&["solve", i, "--method", "sat", "--steps", "2", "--rounds", "7", "--certificate", d]);
+        assert_eq!(code, 0, "{stderr}");
+        assert!(stdout.contains("(S, R, C) = (2, 7, 6): infeasible (proof checked)"), "{stdout}");
+        let (code, stdout, _) = run(&["verify", d]);
+        assert_eq!((code, stdout.contains("valid certificate")), (0, true), "{stdout}");
+    }
+}
+
 /// An interrupted SAT search leaves no proofs behind: `solve` on prefix on fat-tree:16 under
 /// w = 1 (minutes of CaDiCaL) gets SIGINT once its first temporary proof directory exists, and
 /// exits with 130, the directory removed.

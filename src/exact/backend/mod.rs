@@ -84,7 +84,7 @@ impl BackendKind {
             BackendKind::Sat => Err(crate::Error::Backend {
                 backend: "sat",
                 reason:
-                    "this build of commsched has no CaDiCaL: rebuild with `--features sat` (needs libclang-dev)"
+                    "this build of commsched has no CaDiCaL: rebuild with the `sat` feature (on by default)"
                         .into(),
             }),
         }
