@@ -10,6 +10,7 @@
 //! root are packed ([`branching`]). The packing goes through the checker, and only when its time
 //! equals the cuts' bound is it an optimum: nothing here is trusted.
 
+pub mod baseline;
 pub mod branching;
 pub mod construct;
 pub mod flow;

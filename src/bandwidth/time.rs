@@ -9,9 +9,9 @@
 //! its latency term grows with C. The best C is the integer next to √((D − 1)·(M/N)·τ / α); with
 //! α = 0 it is the largest count allowed, [`MAX_CHUNKS`]. An allreduce adds its two phases.
 
-use super::Optimum;
+use crate::checker::packing::PackingMeasure;
 use crate::spec::fabric::{Fabric, to_f64};
-use crate::spec::packing::{Phase, Tree};
+use crate::spec::packing::{Packing, Phase, Tree};
 use std::collections::HashMap;
 
 /// The most chunks a pipeline is cut into.
@@ -47,13 +47,14 @@ pub struct SizedTime {
     pub algbw: f64,
 }
 
-/// The pipelined time of a certified optimum for a message of `bytes`.
-pub fn sized_time(fabric: &Fabric, optimum: &Optimum, bytes: u64) -> SizedTime {
+/// The pipelined time of a checked packing (a certified optimum's, or a registered algorithm's)
+/// for a message of `bytes`.
+pub fn sized_time(fabric: &Fabric, packing: &Packing, measure: &PackingMeasure, bytes: u64) -> SizedTime {
     let n = fabric.compute().len() as f64;
     let shard_gb = bytes as f64 / n / 1e9;
     let mut phases = Vec::new();
-    for (phase, tau) in &optimum.measure.phases {
-        let trees: Vec<&Tree> = optimum.packing.trees.iter().filter(|t| t.phase == *phase).collect();
+    for (phase, tau) in &measure.phases {
+        let trees: Vec<&Tree> = packing.trees.iter().filter(|t| t.phase == *phase).collect();
         let depth = trees.iter().map(|t| tree_depth(t, *phase)).max().unwrap_or(0);
         let alpha_us = trees
             .iter()
@@ -75,7 +76,7 @@ pub fn sized_time(fabric: &Fabric, optimum: &Optimum, bytes: u64) -> SizedTime {
         phases.push(PhaseTime { phase: phase.name(), depth, alpha_us, chunks: best, time_us: stage(best) });
     }
     let time_us: f64 = phases.iter().map(|p| p.time_us).sum();
-    let bandwidth_us = shard_gb * to_f64(&optimum.measure.time) * 1e6;
+    let bandwidth_us = shard_gb * to_f64(&measure.time) * 1e6;
     SizedTime { bytes, phases, time_us, bandwidth_us, algbw: bytes as f64 / 1e9 / (time_us / 1e6) }
 }
 

@@ -155,7 +155,9 @@ pub enum Command {
         /// Instance file (TOML); with --model bandwidth, the collective.
         instance: PathBuf,
         /// An algorithm as its paper names it (see `commsched list`), or `ilp`, `smt`, `sat`,
-        /// `exact` (the default backend). Not with --model bandwidth.
+        /// `exact` (the default backend). With --model bandwidth: `optimal` (the default, certified)
+        /// or a registered algorithm, checked and set against the optimum: ring,
+        /// hierarchical-ring, direct, bruck.
         #[arg(long)]
         method: Option<String>,
         /// The bandwidth model (docs/spec.md §3.5): every shard along weighted trees, time per
@@ -220,6 +222,22 @@ pub enum Command {
         /// Draw the network into this SVG file.
         #[arg(long)]
         out: Option<PathBuf>,
+    },
+    /// The bandwidth model per machine: the certified optimum's algbw and, for each registered
+    /// algorithm (ring, hierarchical-ring, direct, bruck), its checked algbw and the share of
+    /// the optimum it reaches.
+    Algbw {
+        /// allgather, reduce-scatter or allreduce.
+        collective: String,
+        /// The machines, comma-separated (ndv2x4,dgx2x2,rail:16x8, node-link JSON files, ...).
+        #[arg(long, value_delimiter = ',', required = true)]
+        network: Vec<String>,
+        /// The bandwidth of a node-link edge that gives none, GB/s.
+        #[arg(long)]
+        bandwidth: Option<String>,
+        /// Seconds for each machine's optimum; past it the row shows the cut bound.
+        #[arg(long, default_value = "600")]
+        timeout: String,
     },
     /// Walk SCCL's latency-bandwidth frontier of a collective: for C = 1, 2, ... the least
     /// rounds R, then the least steps S; each point with its certificate, each refuted (C, R)

@@ -1,16 +1,21 @@
 //! `solve COLLECTIVE --network NET --model bandwidth`: the certified bandwidth optimum of
 //! allgather, reduce-scatter or allreduce on a machine at scale (docs/spec.md §3.2), its packing
-//! (`--out`) and its certificate folder (`--certificate`).
+//! (`--out`) and its certificate folder (`--certificate`); with `--method ALGORITHM`, a
+//! registered algorithm's packing, checked and set against the optimum. `algbw`: that
+//! comparison as a table, one machine per row.
 
 use super::args::Format;
 use super::io_err;
+use commsched::bandwidth::baseline::Baseline;
 use commsched::bandwidth::time::{SizedTime, parse_size, sized_time};
 use commsched::bandwidth::{Answer, optimise};
-use commsched::error::{InputError, Result};
+use commsched::checker::packing::{PackingMeasure, check_packing};
+use commsched::error::{Error, InputError, Result};
 use commsched::folder::packing::{self as folder, bandwidths};
 use commsched::spec::fabric::{self, Fabric, ratio_text};
-use commsched::spec::packing::{BandwidthCollective, Cuts, packing_to_json};
+use commsched::spec::packing::{BandwidthCollective, Cuts, Packing, packing_to_json};
 use num_rational::BigRational;
+use serde::Serialize;
 use serde_json::json;
 use std::io::Write;
 use std::path::Path;
@@ -19,6 +24,7 @@ use std::time::{Duration, Instant};
 /// The flags of a bandwidth solve.
 pub(super) struct Args<'a> {
     pub collective: &'a str,
+    pub method: Option<&'a str>,
     pub network: Option<&'a str>,
     pub size: Option<&'a str>,
     pub default_bandwidth: Option<&'a str>,
@@ -27,33 +33,99 @@ pub(super) struct Args<'a> {
     pub certificate: Option<&'a Path>,
 }
 
-/// Refuses the flags of the step models, which the bandwidth model has no use for.
-pub(super) fn refuse_discrete_flags(method: Option<&str>, steps: Option<u64>) -> Result<()> {
-    let flag = match (method, steps) {
-        (Some(_), _) => "--method",
-        (None, Some(_)) => "--steps",
-        (None, None) => return Ok(()),
-    };
-    Err(InputError::new(
-        "<flags>",
-        flag,
-        "belongs to the step models; --model bandwidth computes its optimum directly",
-    )
-    .into())
+/// Refuses `--steps`, which belongs to the step models.
+pub(super) fn refuse_discrete_flags(steps: Option<u64>) -> Result<()> {
+    match steps {
+        None => Ok(()),
+        Some(_) => Err(InputError::new(
+            "<flags>",
+            "--steps",
+            "belongs to the step models; --model bandwidth computes its optimum directly",
+        )
+        .into()),
+    }
 }
 
-/// `solve … --model bandwidth`.
-pub(super) fn solve(args: &Args<'_>, format: Format, out: &mut dyn Write) -> Result<u8> {
-    let collective = BandwidthCollective::parse(args.collective).ok_or_else(|| {
+fn parse_collective(text: &str) -> Result<BandwidthCollective> {
+    BandwidthCollective::parse(text).ok_or_else(|| {
         InputError::new(
             "<flags>",
             "COLLECTIVE",
             format!(
-                "`{}` is not a collective of the bandwidth model: allgather, reduce-scatter, allreduce",
-                args.collective
+                "`{text}` is not a collective of the bandwidth model: allgather, reduce-scatter, allreduce"
             ),
         )
+        .into()
+    })
+}
+
+/// `--bandwidth`: a positive number of GB/s.
+fn parse_default_bandwidth(text: Option<&str>) -> Result<Option<BigRational>> {
+    text.map(|text| {
+        fabric::decimal(text).filter(|b| b > &BigRational::from_integer(0.into())).ok_or_else(|| {
+            InputError::new("<flags>", "--bandwidth", format!("`{text}` is not a positive bandwidth in GB/s"))
+                .into()
+        })
+    })
+    .transpose()
+}
+
+/// `--method` with --model bandwidth: `optimal` (the default) or a registered algorithm.
+fn parse_method(text: Option<&str>) -> Result<Option<Baseline>> {
+    match text {
+        None | Some("optimal") => Ok(None),
+        Some(name) => Baseline::parse(name).map(Some).ok_or_else(|| {
+            let known: Vec<&str> = Baseline::ALL.iter().map(|b| b.name()).collect();
+            InputError::new(
+                "<flags>",
+                "--method",
+                format!("`{name}` is not a method of the bandwidth model: optimal, {}", known.join(", ")),
+            )
+            .into()
+        }),
+    }
+}
+
+/// The optimum a registered algorithm is set against: certified, or the cut bound at the
+/// deadline.
+struct Reference {
+    time: BigRational,
+    certified: bool,
+}
+
+fn reference(
+    fabric: &Fabric,
+    collective: BandwidthCollective,
+    deadline: Option<Instant>,
+) -> Result<Reference> {
+    Ok(match optimise(fabric, collective, deadline)? {
+        Answer::Optimal(opt) => Reference { time: opt.measure.time, certified: true },
+        Answer::Bounds { lower, .. } => Reference { time: lower, certified: false },
+    })
+}
+
+/// A registered algorithm's packing of `collective` on `fabric`, checked: its measure, or why
+/// it does not apply.
+fn measured(
+    fabric: &Fabric,
+    collective: BandwidthCollective,
+    algorithm: Baseline,
+) -> Result<std::result::Result<(Packing, PackingMeasure), String>> {
+    let packing = match algorithm.packing(fabric, collective)? {
+        Ok(packing) => packing,
+        Err(reason) => return Ok(Err(reason)),
+    };
+    let measure = check_packing(fabric, &packing).map_err(|v| Error::Rejected {
+        producer: format!("the {} algorithm", algorithm.name()),
+        reason: v.into_iter().take(3).collect::<Vec<_>>().join("; "),
     })?;
+    Ok(Ok((packing, measure)))
+}
+
+/// `solve … --model bandwidth`.
+pub(super) fn solve(args: &Args<'_>, format: Format, out: &mut dyn Write) -> Result<u8> {
+    let collective = parse_collective(args.collective)?;
+    let method = parse_method(args.method)?;
     let spec = args.network.ok_or_else(|| {
         InputError::new(
             "<flags>",
@@ -71,19 +143,10 @@ pub(super) fn solve(args: &Args<'_>, format: Format, out: &mut dyn Write) -> Res
         })?),
         None => None,
     };
-    let default_bandwidth = match args.default_bandwidth {
-        Some(text) => Some(
-            fabric::decimal(text).filter(|b| b > &BigRational::from_integer(0.into())).ok_or_else(|| {
-                InputError::new(
-                    "<flags>",
-                    "--bandwidth",
-                    format!("`{text}` is not a positive bandwidth in GB/s"),
-                )
-            })?,
-        ),
-        None => None,
-    };
-    let fabric = fabric::load(spec, default_bandwidth.as_ref())?;
+    let fabric = fabric::load(spec, parse_default_bandwidth(args.default_bandwidth)?.as_ref())?;
+    if let Some(algorithm) = method {
+        return solve_algorithm(args, &fabric, collective, algorithm, size, format, out);
+    }
     let start = Instant::now();
     let answer = optimise(&fabric, collective, args.timeout.map(|t| start + t))?;
     let seconds = start.elapsed().as_secs_f64();
@@ -99,7 +162,7 @@ pub(super) fn solve(args: &Args<'_>, format: Format, out: &mut dyn Write) -> Res
             }
             let time = &opt.measure.time;
             let (algbw, busbw) = bandwidths(collective, n, time);
-            let sized = size.map(|bytes| sized_time(&fabric, opt, bytes));
+            let sized = size.map(|bytes| sized_time(&fabric, &opt.packing, &opt.measure, bytes));
             match format {
                 Format::Json => {
                     json!({
@@ -159,6 +222,194 @@ pub(super) fn solve(args: &Args<'_>, format: Format, out: &mut dyn Write) -> Res
     };
     out.write_all(text.as_bytes()).map_err(io_err("<stdout>"))?;
     Ok(0)
+}
+
+/// `solve … --model bandwidth --method ALGORITHM`: the algorithm's packing, checked, and the
+/// share of the optimum's algbw it reaches.
+fn solve_algorithm(
+    args: &Args<'_>,
+    fabric: &Fabric,
+    collective: BandwidthCollective,
+    algorithm: Baseline,
+    size: Option<u64>,
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<u8> {
+    if args.certificate.is_some() {
+        return Err(InputError::new(
+            "<flags>",
+            "--certificate",
+            "certifies the optimum (--method optimal); a registered algorithm's packing is checked, not certified: write it with --out",
+        )
+        .into());
+    }
+    let start = Instant::now();
+    let (packing, measure) = measured(fabric, collective, algorithm)?
+        .map_err(|reason| Error::NotApplicable { method: algorithm.name().into(), reason })?;
+    if let Some(path) = args.out {
+        std::fs::write(path, packing_to_json(fabric, &packing))
+            .map_err(io_err(&path.display().to_string()))?;
+    }
+    let optimum = reference(fabric, collective, args.timeout.map(|t| start + t))?;
+    let n = fabric.compute().len();
+    let (algbw, busbw) = bandwidths(collective, n, &measure.time);
+    let (best, _) = bandwidths(collective, n, &optimum.time);
+    let sized = size.map(|bytes| sized_time(fabric, &packing, &measure, bytes));
+    let text = match format {
+        Format::Json => {
+            json!({
+                "size": sized,
+                "status": "checked",
+                "method": algorithm.name(),
+                "collective": collective.name(),
+                "network": fabric.name(),
+                "compute_nodes": n,
+                "algbw": algbw,
+                "busbw": busbw,
+                "time_per_shard": ratio_text(&measure.time),
+                "trees": measure.trees,
+                "optimum": {
+                    "algbw": best,
+                    "time_per_shard": ratio_text(&optimum.time),
+                    "certified": optimum.certified,
+                },
+                "share_of_optimum": algbw / best,
+                "seconds": start.elapsed().as_secs_f64(),
+            })
+            .to_string()
+                + "\n"
+        }
+        _ => {
+            format!(
+                "{} on {} (bandwidth model, {n} compute nodes): {}, checked\n  algbw {algbw:.3} GB/s, busbw {busbw:.3} GB/s; time per shard {} s/GB; {} trees\n  {:.1} % of the optimum's algbw {best:.3} GB/s ({})\n",
+                collective.name(),
+                fabric.name(),
+                algorithm.name(),
+                ratio_text(&measure.time),
+                measure.trees,
+                100.0 * algbw / best,
+                if optimum.certified { "certified by a cut" } else { "a cut bound: the optimum timed out" },
+            ) + &sized.map_or(String::new(), |t| describe_size(&t))
+        }
+    };
+    out.write_all(text.as_bytes()).map_err(io_err("<stdout>"))?;
+    Ok(0)
+}
+
+/// One machine of `algbw`.
+#[derive(Serialize)]
+struct Row {
+    network: String,
+    compute_nodes: usize,
+    optimum: OptimumCell,
+    algorithms: Vec<AlgorithmCell>,
+}
+
+/// The optimum of a row: certified, or the cut bound at the timeout.
+#[derive(Serialize)]
+struct OptimumCell {
+    algbw: f64,
+    time_per_shard: String,
+    certified: bool,
+}
+
+/// A registered algorithm of a row: its checked algbw and share of the optimum, or why it does
+/// not apply.
+#[derive(Serialize)]
+struct AlgorithmCell {
+    name: &'static str,
+    #[serde(flatten)]
+    outcome: Outcome,
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Outcome {
+    Measured { algbw: f64, share_of_optimum: f64, trees: usize },
+    NotApplicable { not_applicable: String },
+}
+
+/// `algbw COLLECTIVE --network A,B,…`: per machine, the optimum and every registered algorithm.
+pub(super) fn algbw(
+    collective: &str,
+    networks: &[String],
+    default_bandwidth: Option<&str>,
+    timeout: Duration,
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<u8> {
+    let collective = parse_collective(collective)?;
+    let default_bandwidth = parse_default_bandwidth(default_bandwidth)?;
+    let mut rows = Vec::new();
+    for spec in networks {
+        let fabric = fabric::load(spec, default_bandwidth.as_ref())?;
+        let n = fabric.compute().len();
+        let optimum = reference(&fabric, collective, Some(Instant::now() + timeout))?;
+        let (best, _) = bandwidths(collective, n, &optimum.time);
+        let mut algorithms = Vec::new();
+        for algorithm in Baseline::ALL {
+            let outcome = match measured(&fabric, collective, algorithm)? {
+                Ok((_, measure)) => {
+                    let (algbw, _) = bandwidths(collective, n, &measure.time);
+                    Outcome::Measured { algbw, share_of_optimum: algbw / best, trees: measure.trees }
+                }
+                Err(reason) => Outcome::NotApplicable { not_applicable: reason },
+            };
+            algorithms.push(AlgorithmCell { name: algorithm.name(), outcome });
+        }
+        let optimum = OptimumCell {
+            algbw: best,
+            time_per_shard: ratio_text(&optimum.time),
+            certified: optimum.certified,
+        };
+        rows.push(Row { network: spec.clone(), compute_nodes: n, optimum, algorithms });
+    }
+    let text = match format {
+        Format::Json => json!({"collective": collective.name(), "machines": rows}).to_string() + "\n",
+        _ => algbw_table(collective, &rows),
+    };
+    out.write_all(text.as_bytes()).map_err(io_err("<stdout>"))?;
+    Ok(0)
+}
+
+/// The text table of `algbw`: GB/s, and each algorithm's share of the optimum.
+fn algbw_table(collective: BandwidthCollective, rows: &[Row]) -> String {
+    let mut header = vec!["machine".to_string(), "GPUs".into(), "optimum".into()];
+    header.extend(Baseline::ALL.iter().map(|b| b.name().to_string()));
+    let mut lines = vec![header];
+    let mut notes = String::new();
+    for row in rows {
+        let kind = if row.optimum.certified { "cut" } else { "bound" };
+        let mut line = vec![
+            row.network.clone(),
+            row.compute_nodes.to_string(),
+            format!("{:.3} ({kind})", row.optimum.algbw),
+        ];
+        for a in &row.algorithms {
+            line.push(match &a.outcome {
+                Outcome::Measured { algbw, share_of_optimum, .. } => {
+                    format!("{algbw:.3} ({:.1} %)", 100.0 * share_of_optimum)
+                }
+                Outcome::NotApplicable { not_applicable } => {
+                    notes += &format!("{}: {} does not apply: {not_applicable}\n", row.network, a.name);
+                    "n/a".into()
+                }
+            });
+        }
+        lines.push(line);
+    }
+    let widths: Vec<usize> =
+        (0..lines[0].len()).map(|i| lines.iter().map(|l| l[i].chars().count()).max().unwrap_or(0)).collect();
+    let mut text = format!(
+        "{} (bandwidth model): algbw in GB/s; the optimum certified by a cut (or its bound at the timeout); each algorithm's packing checked, with its share of the optimum\n",
+        collective.name()
+    );
+    for line in &lines {
+        let cells: Vec<String> = line.iter().zip(&widths).map(|(c, w)| format!("{c:<w$}")).collect();
+        text += cells.join("  ").trim_end();
+        text += "\n";
+    }
+    text + &notes
 }
 
 /// One line per size: the time, its bandwidth term, and each phase's pipeline.

@@ -73,8 +73,10 @@ pub fn run(cli: Cli) -> Result<u8> {
             bandwidth: default_bandwidth,
             ..
         } => {
+            bandwidth::refuse_discrete_flags(steps)?;
             let args = bandwidth::Args {
                 collective: &instance.display().to_string(),
+                method: method.as_deref(),
                 network: network.as_deref(),
                 size: size.as_deref(),
                 default_bandwidth: default_bandwidth.as_deref(),
@@ -82,7 +84,6 @@ pub fn run(cli: Cli) -> Result<u8> {
                 out: file.as_deref(),
                 certificate: certificate.as_deref(),
             };
-            bandwidth::refuse_discrete_flags(method.as_deref(), steps)?;
             bandwidth::solve(&args, format, &mut out)
         }
         Command::Solve {
@@ -111,6 +112,10 @@ pub fn run(cli: Cli) -> Result<u8> {
             let question = decide::Question { steps, rounds, complete: complete.as_deref().zip(keep) };
             let method = required_method(method, network.as_deref())?;
             decide::decide(&instance, &method, question, &limits, files, format, &mut out)
+        }
+        Command::Algbw { collective, network, bandwidth: default_bandwidth, timeout } => {
+            let timeout = timeout_flag(timeout)?;
+            bandwidth::algbw(&collective, &network, default_bandwidth.as_deref(), timeout, format, &mut out)
         }
         Command::Topology { network, out: svg } => {
             topology::topology(&network, svg.as_deref(), format, &mut out)
@@ -249,6 +254,7 @@ fn refuse_format(command: &Command, format: Format) -> Result<()> {
         Command::Solve { .. } => ("solve", &[Format::Text, Format::Json, Format::Markdown]),
         Command::Pareto { .. } => ("pareto", &[Format::Text, Format::Json]),
         Command::Topology { .. } => ("topology", &[Format::Text, Format::Json]),
+        Command::Algbw { .. } => ("algbw", &[Format::Text, Format::Json]),
         Command::List => ("list", &[Format::Text, Format::Json, Format::Markdown]),
         Command::Bench { exact: true, .. } => ("bench --exact", &[Format::Text]),
         Command::Bench { msccl, .. } if !msccl.is_empty() => ("bench --msccl", &[Format::Text]),

@@ -186,8 +186,12 @@ fn bad_requests_are_refused_with_exit_2() {
         ),
         (&["solve", "allgather", "--model", "bandwidth"][..], "--network"),
         (
-            &["solve", "allgather", "--network", "ndv2x2", "--model", "bandwidth", "--method", "ring"][..],
+            &["solve", "allgather", "--network", "ndv2x2", "--model", "bandwidth", "--method", "sat"][..],
             "--method",
+        ),
+        (
+            &["solve", "allgather", "--network", "ndv2x2", "--model", "bandwidth", "--steps", "3"][..],
+            "--steps",
         ),
         (&["solve", "allgather", "--network", "rail:100000x8", "--model", "bandwidth"][..], "limit"),
         (&["solve", "allgather", "--network", "hub-and-spoke:4", "--model", "bandwidth"][..], "switch group"),
@@ -451,7 +455,8 @@ fn sized_times_pipeline_the_optimum() {
     use commsched::bandwidth::time::{MAX_CHUNKS, sized_time};
     let f = machine("ndv2x4");
     let o = optimum(&f, BandwidthCollective::Allreduce);
-    let (small, large) = (sized_time(&f, &o, 1 << 10), sized_time(&f, &o, 4 << 30));
+    let (small, large) =
+        (sized_time(&f, &o.packing, &o.measure, 1 << 10), sized_time(&f, &o.packing, &o.measure, 4 << 30));
     for t in [&small, &large] {
         assert!(t.time_us >= t.bandwidth_us);
         assert_eq!(t.phases.len(), 2);
@@ -461,7 +466,8 @@ fn sized_times_pipeline_the_optimum() {
     assert!(small.time_us > 2.0 * small.bandwidth_us, "{small:?}");
     assert!(small.phases[0].chunks < large.phases[0].chunks);
     let dgx1 = load("dgx1", None).unwrap();
-    let t = sized_time(&dgx1, &optimum(&dgx1, BandwidthCollective::Allgather), 1 << 30);
+    let o = optimum(&dgx1, BandwidthCollective::Allgather);
+    let t = sized_time(&dgx1, &o.packing, &o.measure, 1 << 30);
     assert_eq!(t.phases[0].chunks, MAX_CHUNKS);
     let (code, stdout, _) = run(&[
         "--format",

@@ -12,6 +12,7 @@ macro_rules! snapshot {
 }
 
 mod bandwidth;
+mod baselines;
 mod bounds;
 mod bufferless_exact;
 mod catalogue;
