@@ -10,6 +10,10 @@ Prints `valid` and exits 0, or prints one line per failure and exits 1.
 Exits 2 when the folder cannot be read at all (not a directory, cannot be
 listed, or has no readable manifest.json).
 
+A packing with a `symmetry` (§6.1, §7.3) holds the trees of one
+representative root and the generators of a group of the fabric's
+automorphisms; the loads are counted per orbit of links.
+
 Only the standard library is used; every bandwidth, weight and time is an
 exact fractions.Fraction read from the decimal text of the JSON file (JSON
 numbers are never turned into binary floats, except the manifest's
@@ -309,6 +313,87 @@ def read_fabric(doc, fails):
     return fab if ok else None
 
 
+# ----------------------------------------------------------------- symmetry
+
+def orbit_labels(elements, generators, image):
+    """Orbit id of each element under the generators: what the maps reach
+    from it (a permutation's inverse is one of its powers)."""
+    label = {}
+    for start in elements:
+        if start in label:
+            continue
+        label[start] = start
+        stack = [start]
+        while stack:
+            x = stack.pop()
+            for g in generators:
+                y = image(g, x)
+                if y not in label:
+                    label[y] = start
+                    stack.append(y)
+    return label
+
+
+def check_symmetry(sym, fab, root, fails):
+    """§6.1 symmetric packings.  Returns {link: orbit id} or None."""
+    P = "packing.json: "
+    if not isinstance(sym, list):
+        fails.append(P + "symmetry: not a list of generators")
+        return None
+    n = len(fab.nodes)
+    gens, ok = [], True
+    for k, g in enumerate(sym):
+        head = P + "symmetry[%d]: " % k
+        if not isinstance(g, list) or not all(isinstance(x, str) for x in g):
+            fails.append(head + "not a list of node names")
+            ok = False
+            continue
+        unknown = [x for x in g if x not in fab.kind]
+        if unknown:
+            fails.append(head + "`%s` is not a node of the fabric" % unknown[0])
+            ok = False
+            continue
+        if len(g) != n:
+            fails.append(head + "has %d nodes, the fabric %d: not a permutation" % (len(g), n))
+            ok = False
+            continue
+        if len(set(g)) != n:
+            fails.append(head + "names a node twice: not a permutation")
+            ok = False
+            continue
+        perm = dict(zip(fab.nodes, g))
+        why = None
+        for v in fab.nodes:
+            if fab.kind[perm[v]] != fab.kind[v]:
+                why = "maps %s `%s` to %s `%s`" % (fab.kind[v], v, fab.kind[perm[v]], perm[v])
+                break
+        if why is None:
+            for (u, v), b in fab.bw.items():
+                image = (perm[u], perm[v])
+                if fab.bw.get(image) != b:
+                    why = "maps the link `%s` \u2192 `%s` to `%s` \u2192 `%s`, %s" % (
+                        u, v, image[0], image[1],
+                        "not a link" if image not in fab.bw else
+                        "of bandwidth %s, not %s" % (fmt_frac(fab.bw[image]), fmt_frac(b)))
+                    break
+        if why is not None:
+            fails.append(head + why + ": not an automorphism of the fabric")
+            ok = False
+            continue
+        gens.append(perm)
+    if not ok:
+        return None
+    if root not in fab.kind:
+        return None  # reported with the tree
+    node_orbit = orbit_labels(fab.nodes, gens, lambda g, v: g[v])
+    reached = sum(1 for c in fab.compute if node_orbit[c] == node_orbit[root])
+    if reached != len(fab.compute):
+        fails.append(P + "symmetry: the generators take the root `%s` to %d of the %d compute "
+                     "nodes: not transitive" % (root, reached, len(fab.compute)))
+        return None
+    return orbit_labels(list(fab.bw), gens, lambda g, e: (g[e[0]], g[e[1]]))
+
+
 # ------------------------------------------------------------------ packing
 
 def check_packing(doc, fab, collective, fails):
@@ -334,6 +419,15 @@ def check_packing(doc, fab, collective, fails):
     phases = PHASES[coll]
     compute = fab.compute
     cset = set(compute)
+    symmetric = "symmetry" in doc
+    rep_root = None  # a symmetric packing's representative root: tree 0's
+    if symmetric:
+        if not trees or not isinstance(trees[0], dict):
+            fails.append(P + "symmetry: a symmetric packing needs trees, from tree 0's root")
+            return len(trees), None
+        rep_root = trees[0].get("root")
+        if not isinstance(rep_root, str):
+            rep_root = None  # tree 0 reports its root
     admissible = True
     weight_sum = {ph: {r: Fraction(0) for r in compute} for ph in phases}
     load = {ph: {} for ph in phases}
@@ -355,6 +449,10 @@ def check_packing(doc, fab, collective, fails):
             bad = True
         elif fab.kind[root] != "compute":
             fails.append("%s: the root `%s` is not a compute node" % (head, root))
+            bad = True
+        if symmetric and rep_root is not None and root != rep_root:
+            fails.append("%s: not the root of tree 0: a symmetric packing's trees share one root"
+                         % head)
             bad = True
         weight = None
         try:
@@ -465,9 +563,14 @@ def check_packing(doc, fab, collective, fails):
         for link, n in uses.items():
             lp[link] = lp.get(link, Fraction(0)) + weight * n
 
+    orbit = None
+    if symmetric:
+        orbit = check_symmetry(doc["symmetry"], fab, rep_root, fails)
+        if orbit is None:
+            admissible = False
     for ph in phases:
-        for r in compute:
-            if weight_sum[ph][r] != 1:
+        for r in ([rep_root] if symmetric else compute):
+            if r in weight_sum[ph] and weight_sum[ph][r] != 1:
                 fails.append("%s: the trees rooted at `%s` weigh %s in all, not 1"
                              % (ph, r, fmt_frac(weight_sum[ph][r])))
                 admissible = False
@@ -475,7 +578,20 @@ def check_packing(doc, fab, collective, fails):
         return len(trees), None
     taus = {}
     for ph in phases:
-        taus[ph] = max([l / fab.bw[link] for link, l in load[ph].items()] or [Fraction(0)])
+        if symmetric:
+            # root r has the images g(T), g(r0) = r: by orbit-stabiliser a link e
+            # carries N / |orbit(e)| times the written trees' load on its orbit
+            size, orbit_load, some = {}, {}, {}
+            for link, o in orbit.items():
+                size[o] = size.get(o, 0) + 1
+                some[o] = link
+            for link, l in load[ph].items():
+                orbit_load[orbit[link]] = orbit_load.get(orbit[link], Fraction(0)) + l
+            n = len(compute)
+            taus[ph] = max([l * n / size[o] / fab.bw[some[o]] for o, l in orbit_load.items()]
+                           or [Fraction(0)])
+        else:
+            taus[ph] = max([l / fab.bw[link] for link, l in load[ph].items()] or [Fraction(0)])
     return len(trees), taus
 
 

@@ -95,7 +95,7 @@ impl Baseline {
                 Tree { phase, root, weight: BigRational::from_integer(1.into()), paths }
             }));
         }
-        Ok(Ok(Packing { collective, trees }))
+        Ok(Ok(Packing { collective, trees, symmetry: None }))
     }
 
     /// Every root's allgather tree on `fabric`, as its edges' paths.

@@ -151,7 +151,8 @@ fn balanced_switches(fabric: &Fabric) -> Result<()> {
     }
 }
 
-/// Refuses a packing of more than the `--max-events` guard's path hops before it is built.
+/// Refuses a packing of more than the `--max-events` guard's path hops before it is built: the
+/// hops written, a symmetric packing's one root's.
 fn guard_hops(hops: u128, what: &str) -> Result<()> {
     Resource::Events.guard(u64::try_from(hops).ok(), what).map_err(|reason| Error::NotApplicable {
         method: "the bandwidth model".into(),
@@ -160,8 +161,8 @@ fn guard_hops(hops: u128, what: &str) -> Result<()> {
 }
 
 /// The construction's packing for every phase (a reduce-scatter's, on a fabric whose links
-/// have equal reverses, the allgather's paths reversed and the complement of its cut), when it
-/// meets its cuts; `None` sends the optimiser to the general algorithm.
+/// have equal reverses, the allgather's paths reversed and the complement of its cut), with its
+/// symmetry, when it meets its cuts; `None` sends the optimiser to the general algorithm.
 fn constructed(fabric: &Fabric, collective: BandwidthCollective) -> Result<Option<Optimum>> {
     if collective.phases().contains(&Phase::ReduceScatter) && !fabric.is_symmetric() {
         return Ok(None);
@@ -169,17 +170,18 @@ fn constructed(fabric: &Fabric, collective: BandwidthCollective) -> Result<Optio
     if let Some(hops) = construct::hops(fabric) {
         guard_hops(hops * collective.phases().len() as u128, "the constructed packing")?;
     }
-    let Some((trees, cut)) = construct::construct(fabric) else { return Ok(None) };
+    let Some(construction) = construct::construct(fabric) else { return Ok(None) };
     let mut all = Vec::new();
     let mut cuts = Vec::new();
     for &phase in collective.phases() {
+        let cut = &construction.cut;
         match phase {
             Phase::Allgather => {
-                all.extend(trees.iter().cloned());
+                all.extend(construction.trees.iter().cloned());
                 cuts.push(cut.clone());
             }
             Phase::ReduceScatter => {
-                all.extend(trees.iter().map(|t| Tree {
+                all.extend(construction.trees.iter().map(|t| Tree {
                     phase,
                     paths: t.paths.iter().map(|p| p.iter().rev().copied().collect()).collect(),
                     ..t.clone()
@@ -190,7 +192,7 @@ fn constructed(fabric: &Fabric, collective: BandwidthCollective) -> Result<Optio
             }
         }
     }
-    let packing = Packing { collective, trees: all };
+    let packing = Packing { collective, trees: all, symmetry: Some(construction.symmetry) };
     let cuts = Cuts { collective, cuts };
     let measure = checked(fabric, &packing)?;
     let bound = bound(fabric, &cuts)?;
@@ -244,7 +246,7 @@ fn general(fabric: &Fabric, collective: BandwidthCollective, deadline: Option<In
     if stopped {
         return Ok(Answer::Bounds { cuts, lower: bound });
     }
-    let packing = Packing { collective, trees };
+    let packing = Packing { collective, trees, symmetry: None };
     let measure = checked(fabric, &packing)?;
     if measure.time != bound {
         return Err(rejected(format!(

@@ -10,6 +10,7 @@
 //! α = 0 it is the largest count allowed, [`MAX_CHUNKS`]. An allreduce adds its two phases.
 
 use crate::checker::packing::PackingMeasure;
+use crate::checker::symmetry::Orbits;
 use crate::spec::fabric::{Fabric, to_f64};
 use crate::spec::packing::{Packing, Phase, Tree};
 use std::collections::HashMap;
@@ -22,7 +23,8 @@ pub const MAX_CHUNKS: u64 = 1 << 16;
 pub struct PhaseTime {
     /// The phase.
     pub phase: &'static str,
-    /// D: the most links from a root to a node of one of its trees.
+    /// D: the most links from a root to a node of one of its trees (an automorphism's image of
+    /// a tree is as deep as the tree).
     pub depth: usize,
     /// α: the largest latency of a link the phase's trees use, µs.
     pub alpha_us: f64,
@@ -52,14 +54,24 @@ pub struct SizedTime {
 pub fn sized_time(fabric: &Fabric, packing: &Packing, measure: &PackingMeasure, bytes: u64) -> SizedTime {
     let n = fabric.compute().len() as f64;
     let shard_gb = bytes as f64 / n / 1e9;
+    let orbits = Orbits::of_packing(fabric, packing);
     let mut phases = Vec::new();
     for (phase, tau) in &measure.phases {
         let trees: Vec<&Tree> = packing.trees.iter().filter(|t| t.phase == *phase).collect();
         let depth = trees.iter().map(|t| tree_depth(t, *phase)).max().unwrap_or(0);
-        let alpha_us = trees
+        // The links the trees use, and with a symmetry every link of their orbits: the images'.
+        let mut used = vec![false; orbits.size.len()];
+        for w in trees.iter().flat_map(|t| t.paths.iter().flat_map(|p| p.windows(2))) {
+            if let Some(l) = fabric.link_index(w[0], w[1]) {
+                used[orbits.of_link[l]] = true;
+            }
+        }
+        let alpha_us = fabric
+            .links()
             .iter()
-            .flat_map(|t| t.paths.iter().flat_map(|p| p.windows(2)))
-            .filter_map(|w| fabric.link(w[0], w[1]).map(|l| l.latency))
+            .zip(&orbits.of_link)
+            .filter(|&(_, &o)| used[o])
+            .map(|(l, _)| l.latency)
             .fold(0.0, f64::max);
         let beta_us = shard_gb * to_f64(tau) * 1e6;
         let stage = |c: u64| (depth as f64 + c as f64 - 1.0) * (alpha_us + beta_us / c as f64);

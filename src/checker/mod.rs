@@ -11,6 +11,7 @@ pub mod fat_tree;
 pub mod itinerary;
 pub mod packing;
 pub mod store_forward;
+pub mod symmetry;
 
 use crate::error::{Error, Result};
 use crate::spec::{Instance, Model, Schedule};

@@ -8,7 +8,7 @@ use super::args::Format;
 use super::io_err;
 use commsched::bandwidth::baseline::Baseline;
 use commsched::bandwidth::time::{SizedTime, parse_size, sized_time};
-use commsched::bandwidth::{Answer, optimise};
+use commsched::bandwidth::{Answer, Optimum, optimise};
 use commsched::checker::packing::{PackingMeasure, check_packing};
 use commsched::error::{Error, InputError, Result};
 use commsched::folder::packing::{self as folder, bandwidths};
@@ -176,6 +176,9 @@ pub(super) fn solve(args: &Args<'_>, format: Format, out: &mut dyn Write) -> Res
                         "time_per_shard": ratio_text(time),
                         "lower_bound": ratio_text(time),
                         "trees": opt.measure.trees,
+                        "trees_per_root": opt.measure.trees_per_root,
+                        "trees_in_all": opt.measure.trees_in_all,
+                        "symmetry": opt.measure.generators,
                         "certificate": "cut",
                         "seconds": seconds,
                     })
@@ -184,12 +187,12 @@ pub(super) fn solve(args: &Args<'_>, format: Format, out: &mut dyn Write) -> Res
                 }
                 _ => {
                     format!(
-                        "{} on {} (bandwidth model, {n} compute nodes): optimal\n  algbw {algbw:.3} GB/s, busbw {busbw:.3} GB/s; time per shard {} s/GB, T(M) = (M/{n}) × that\n  certificate: {}; the packing of {} trees meets it (checked)\n",
+                        "{} on {} (bandwidth model, {n} compute nodes): optimal\n  algbw {algbw:.3} GB/s, busbw {busbw:.3} GB/s; time per shard {} s/GB, T(M) = (M/{n}) × that\n  certificate: {}; the packing of {} meets it (checked)\n",
                         collective.name(),
                         fabric.name(),
                         ratio_text(time),
                         describe_cuts(&fabric, &opt.cuts),
-                        opt.measure.trees,
+                        describe_trees(&fabric, opt),
                     ) + &sized.map_or(String::new(), |t| describe_size(&t))
                 }
             }
@@ -296,6 +299,24 @@ fn solve_algorithm(
     Ok(0)
 }
 
+/// "24576 trees, 6 per root (written: root `0.0.0`'s and 3 symmetry generators)", or "32 trees,
+/// at most 1 per root".
+fn describe_trees(fabric: &Fabric, opt: &Optimum) -> String {
+    let m = &opt.measure;
+    let per_phase = if opt.collective.phases().len() > 1 { " and phase" } else { "" };
+    match opt.packing.trees.first().filter(|_| m.generators > 0) {
+        Some(tree) => format!(
+            "{} trees, {} per root{per_phase} (written: root `{}`'s {} and {} symmetry generators)",
+            m.trees_in_all,
+            m.trees_per_root,
+            fabric.node_name(tree.root),
+            m.trees,
+            m.generators
+        ),
+        None => format!("{} trees, at most {} per root{per_phase}", m.trees, m.trees_per_root),
+    }
+}
+
 /// One machine of `algbw`.
 #[derive(Serialize)]
 struct Row {
@@ -348,12 +369,16 @@ pub(super) fn algbw(
         let (best, _) = bandwidths(collective, n, &optimum.time);
         let mut algorithms = Vec::new();
         for algorithm in Baseline::ALL {
-            let outcome = match measured(&fabric, collective, algorithm)? {
-                Ok((_, measure)) => {
+            // A packing over the size guards is a cell of the table, not the end of it.
+            let outcome = match measured(&fabric, collective, algorithm) {
+                Ok(Ok((_, measure))) => {
                     let (algbw, _) = bandwidths(collective, n, &measure.time);
                     Outcome::Measured { algbw, share_of_optimum: algbw / best, trees: measure.trees }
                 }
-                Err(reason) => Outcome::NotApplicable { not_applicable: reason },
+                Ok(Err(reason)) | Err(Error::NotApplicable { reason, .. }) => {
+                    Outcome::NotApplicable { not_applicable: reason }
+                }
+                Err(e) => return Err(e),
             };
             algorithms.push(AlgorithmCell { name: algorithm.name(), outcome });
         }

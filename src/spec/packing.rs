@@ -95,8 +95,13 @@ pub struct Tree {
 pub struct Packing {
     /// The collective.
     pub collective: BandwidthCollective,
-    /// The trees of every phase.
+    /// The trees of every phase: of every root, or with a symmetry those of one representative
+    /// root.
     pub trees: Vec<Tree>,
+    /// A symmetric packing's generators (docs/spec.md §6.1): permutations of the fabric's nodes,
+    /// the image of node v at index v, whose group gives every root the images of the
+    /// representative root's trees. `None`: the trees are every root's.
+    pub symmetry: Option<Vec<Vec<usize>>>,
 }
 
 /// A node set whose leaving bandwidth bounds a phase's time: one entry of `cut.json`.
@@ -117,12 +122,23 @@ pub struct Cuts {
     pub cuts: Vec<Cut>,
 }
 
-/// `packing.json`'s text: one tree per block, every path on one line. Written directly, not
-/// through a JSON tree, since a packing at scale has millions of paths.
+/// `packing.json`'s text: one tree per block, every path and every generator on one line.
+/// Written directly, not through a JSON tree, since a packing at scale has millions of paths.
 pub fn packing_to_json(fabric: &Fabric, packing: &Packing) -> String {
     let quoted: Vec<String> =
         (0..fabric.len()).map(|v| Value::from(fabric.node_name(v)).to_string()).collect();
-    let mut out = format!("{{\n  \"collective\": \"{}\",\n  \"trees\": [", packing.collective.name());
+    let names = |nodes: &[usize]| nodes.iter().map(|&v| quoted[v].as_str()).collect::<Vec<_>>().join(", ");
+    let mut out = format!("{{\n  \"collective\": \"{}\",\n", packing.collective.name());
+    if let Some(generators) = &packing.symmetry {
+        out += "  \"symmetry\": [";
+        for (i, g) in generators.iter().enumerate() {
+            out += if i == 0 { "\n    [" } else { ",\n    [" };
+            out += &names(g);
+            out.push(']');
+        }
+        out += if generators.is_empty() { "],\n" } else { "\n  ],\n" };
+    }
+    out += "  \"trees\": [";
     for (i, t) in packing.trees.iter().enumerate() {
         out += if i == 0 { "\n" } else { ",\n" };
         out += &format!(
@@ -133,12 +149,7 @@ pub fn packing_to_json(fabric: &Fabric, packing: &Packing) -> String {
         );
         for (j, path) in t.paths.iter().enumerate() {
             out += if j == 0 { "\n        [" } else { ",\n        [" };
-            for (k, &v) in path.iter().enumerate() {
-                if k > 0 {
-                    out += ", ";
-                }
-                out += &quoted[v];
-            }
+            out += &names(path);
             out.push(']');
         }
         out += if t.paths.is_empty() { "]\n    }" } else { "\n      ]\n    }" };
@@ -205,6 +216,11 @@ impl<'a> Reader<'a> {
         })
     }
 
+    /// A list of node names, `field[k]` naming a bad entry.
+    fn nodes(&self, field: &str, v: Option<&Value>) -> Result<Vec<usize>, InputError> {
+        self.list(field, v)?.iter().enumerate().map(|(k, v)| self.node(&format!("{field}[{k}]"), v)).collect()
+    }
+
     fn list<'v>(&self, field: &str, v: Option<&'v Value>) -> Result<&'v Vec<Value>, InputError> {
         match v {
             Some(Value::Array(a)) => Ok(a),
@@ -241,21 +257,25 @@ pub fn parse_packing(text: &str, file: &str, fabric: &Fabric) -> Result<Packing,
             .as_str()
             .and_then(parse_ratio)
             .ok_or_else(|| r.err(&field("weight"), format!("`{}` is not a fraction \"p/q\"", short(w))))?;
-        let mut paths = Vec::new();
-        for (j, path) in r.list(&field("paths"), tree.get("paths"))?.iter().enumerate() {
-            let pf = format!("trees[{i}].paths[{j}]");
-            let nodes = r.list(&pf, Some(path))?;
-            paths.push(
-                nodes
-                    .iter()
-                    .enumerate()
-                    .map(|(k, v)| r.node(&format!("{pf}[{k}]"), v))
-                    .collect::<Result<Vec<_>, _>>()?,
-            );
-        }
+        let paths = r
+            .list(&field("paths"), tree.get("paths"))?
+            .iter()
+            .enumerate()
+            .map(|(j, path)| r.nodes(&format!("trees[{i}].paths[{j}]"), Some(path)))
+            .collect::<Result<_, _>>()?;
         trees.push(Tree { phase, root, weight, paths });
     }
-    Ok(Packing { collective, trees })
+    let symmetry = match doc.get("symmetry") {
+        None => None,
+        Some(v) => Some(
+            r.list("symmetry", Some(v))?
+                .iter()
+                .enumerate()
+                .map(|(i, g)| r.nodes(&format!("symmetry[{i}]"), Some(g)))
+                .collect::<Result<_, _>>()?,
+        ),
+    };
+    Ok(Packing { collective, trees, symmetry })
 }
 
 /// Reads `cut.json` against its fabric.
@@ -267,13 +287,7 @@ pub fn parse_cuts(text: &str, file: &str, fabric: &Fabric) -> Result<Cuts, Input
     for (i, cut) in r.list("cuts", doc.get("cuts"))?.iter().enumerate() {
         let cut = cut.as_object().ok_or_else(|| r.err(&format!("cuts[{i}]"), "is not an object"))?;
         let phase = r.phase(&format!("cuts[{i}].phase"), cut.get("phase"))?;
-        let field = format!("cuts[{i}].nodes");
-        let mut nodes = r
-            .list(&field, cut.get("nodes"))?
-            .iter()
-            .enumerate()
-            .map(|(k, v)| r.node(&format!("{field}[{k}]"), v))
-            .collect::<Result<Vec<_>, _>>()?;
+        let mut nodes = r.nodes(&format!("cuts[{i}].nodes"), cut.get("nodes"))?;
         nodes.sort_unstable();
         nodes.dedup();
         cuts.push(Cut { phase, nodes });
@@ -297,6 +311,7 @@ mod tests {
                 weight: BigRational::new(1.into(), 3.into()),
                 paths: vec![vec![0, 1], vec![0, 4, 5]],
             }],
+            symmetry: None,
         };
         let text = packing_to_json(&f, &packing);
         assert!(text.contains(r#"["n0.gpu0", "n0.gpu4", "n0.gpu5"]"#), "{text}");
@@ -306,7 +321,15 @@ mod tests {
             cuts: vec![Cut { phase: Phase::Allgather, nodes: vec![0, 3] }],
         };
         assert_eq!(parse_cuts(&cuts_to_json(&f, &cuts), "c.json", &f).unwrap(), cuts);
+        let symmetric = Packing { symmetry: Some(vec![vec![1, 2, 3, 4, 5, 6, 7, 0], vec![]]), ..packing };
+        let text = packing_to_json(&f, &symmetric);
+        assert!(text.contains("  \"symmetry\": [\n    [\"n0.gpu1\", "), "{text}");
+        assert_eq!(parse_packing(&text, "p.json", &f).unwrap(), symmetric);
         let bad = |t: &str| parse_packing(t, "p.json", &f).unwrap_err().to_string();
+        assert!(
+            bad(&text.replace("\"n0.gpu7\", \"n0.gpu0\"]", "\"n0.gpu7\", \"gpu0\"]"))
+                .contains("symmetry[0][7]")
+        );
         assert!(bad(r#"{"collective": "gossip", "trees": []}"#).contains("collective"));
         assert!(bad(&text.replace("n0.gpu5", "n9.gpu5")).contains("trees[0].paths[1][2]"));
         assert!(bad(&text.replace("1/3", "third")).contains("trees[0].weight"));

@@ -3,14 +3,16 @@
 //! which TE-CCL reached 90.6 %), certificates that `verify` accepts and tampered ones it
 //! rejects, and properties on random capacitated digraphs with switches: the packing's time
 //! equals the largest cut ratio found by enumerating every cut, and equals an LP solve of the
-//! fluid problem; reduce-scatter on a fabric is allgather on the reversed fabric.
+//! fluid problem; reduce-scatter on a fabric is allgather on the reversed fabric. Symmetric
+//! packings (one root's trees and a group's generators) measure what the plain packings they
+//! stand for measure, and a broken symmetry is rejected by `verify` and the outside checker.
 
 use super::cli::run;
 use commsched::bandwidth::{Answer, Optimum, optimise};
 use commsched::checker::packing::{check_packing, cuts_bound};
 use commsched::folder;
 use commsched::spec::fabric::{Fabric, FabricBuilder, NodeKind, load, machines::parse_machine};
-use commsched::spec::packing::{BandwidthCollective, Phase};
+use commsched::spec::packing::{BandwidthCollective, Packing, Phase, Tree};
 use good_lp::{Expression, ProblemVariables, Solution, SolverModel, default_solver, variable};
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
@@ -116,31 +118,13 @@ fn certificates_verify_and_tampering_is_rejected() {
 
     // Each tampering, with the manifest's hashes brought in line so that only the meaning is
     // wrong, is caught by what it breaks.
-    let tamper = |file: &str, edit: &dyn Fn(serde_json::Value) -> serde_json::Value, expect: &str| {
-        let copy = dir.path().join(format!("t-{file}-{expect}").replace([' ', '/'], "_"));
-        std::fs::create_dir_all(&copy).unwrap();
-        for f in ["network.json", "packing.json", "cut.json", "manifest.json"] {
-            std::fs::copy(std::path::Path::new(cert).join(f), copy.join(f)).unwrap();
-        }
-        let path = copy.join(file);
-        let doc = edit(serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap());
-        std::fs::write(&path, serde_json::to_string(&doc).unwrap()).unwrap();
-        let manifest_path = copy.join("manifest.json");
-        let mut manifest: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(&manifest_path).unwrap()).unwrap();
-        let bytes = std::fs::read(&path).unwrap();
-        for entry in manifest["files"].as_array_mut().unwrap() {
-            if entry["name"] == file {
-                entry["sha256"] = commsched::proof::sha256::hex_digest(&bytes).into();
-                entry["bytes"] = bytes.len().into();
-            }
-        }
-        std::fs::write(&manifest_path, serde_json::to_string(&manifest).unwrap()).unwrap();
-        let (code, out, _) = run(&["verify", copy.to_str().unwrap()]);
+    let cert = std::path::Path::new(cert);
+    let rejected = |file: &str, edit: &dyn Fn(serde_json::Value) -> serde_json::Value, expect: &str| {
+        let (_, code, out) = tampered(cert, dir.path(), file, edit);
         assert_eq!(code, 1, "{file} {expect}: {out}");
         assert!(out.contains(expect), "{file}: expected `{expect}` in {out}");
     };
-    tamper(
+    rejected(
         "packing.json",
         &|mut d| {
             let w = d["trees"][0]["weight"].as_str().unwrap().to_string();
@@ -149,7 +133,7 @@ fn certificates_verify_and_tampering_is_rejected() {
         },
         "weigh",
     );
-    tamper(
+    rejected(
         "packing.json",
         &|mut d| {
             let path = d["trees"][0]["paths"][0].as_array().unwrap().clone();
@@ -159,7 +143,7 @@ fn certificates_verify_and_tampering_is_rejected() {
         },
         "is not a link",
     );
-    tamper(
+    rejected(
         "cut.json",
         &|mut d| {
             d["cuts"][0]["nodes"] = serde_json::json!(["n0.gpu0"]);
@@ -167,7 +151,7 @@ fn certificates_verify_and_tampering_is_rejected() {
         },
         "is not the cuts' bound",
     );
-    tamper(
+    rejected(
         "manifest.json",
         &|mut d| {
             d["algbw"] = 30.0.into();
@@ -175,6 +159,37 @@ fn certificates_verify_and_tampering_is_rejected() {
         },
         "algbw",
     );
+}
+
+/// A copy of the certificate folder `cert` in `scratch` with `file` edited and the manifest's
+/// hash and size of it brought in line, so that only its meaning changed: the copy, and
+/// `verify`'s exit code and output on it.
+fn tampered(
+    cert: &std::path::Path,
+    scratch: &std::path::Path,
+    file: &str,
+    edit: &dyn Fn(serde_json::Value) -> serde_json::Value,
+) -> (std::path::PathBuf, i32, String) {
+    let copy = tempfile::tempdir_in(scratch).unwrap().keep();
+    for f in ["network.json", "packing.json", "cut.json", "manifest.json"] {
+        std::fs::copy(cert.join(f), copy.join(f)).unwrap();
+    }
+    let path = copy.join(file);
+    let doc = edit(serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap());
+    std::fs::write(&path, serde_json::to_string(&doc).unwrap()).unwrap();
+    let manifest_path = copy.join("manifest.json");
+    let mut manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&manifest_path).unwrap()).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    for entry in manifest["files"].as_array_mut().unwrap() {
+        if entry["name"] == file {
+            entry["sha256"] = commsched::proof::sha256::hex_digest(&bytes).into();
+            entry["bytes"] = bytes.len().into();
+        }
+    }
+    std::fs::write(&manifest_path, serde_json::to_string(&manifest).unwrap()).unwrap();
+    let (code, out, _) = run(&["verify", copy.to_str().unwrap()]);
+    (copy, code, out)
 }
 
 #[test]
@@ -317,6 +332,71 @@ proptest! {
     }
 }
 
+/// A circulant fabric on n compute nodes, a link v → v + d (mod n) of bandwidth b_d for every
+/// offset d (1 always), both ways when `duplex`, and random spanning out-trees of node 0 of random
+/// weights summing to 1, symmetric under v ↦ v + 1 and, when duplex, v ↦ −v: then a dihedral
+/// group, which does not commute and fixes node 0 two ways.
+fn circulant_strategy() -> impl Strategy<Value = (Fabric, Packing)> {
+    let offsets = proptest::collection::vec((1usize..9, 1i64..4), 0..3);
+    (3usize..9, offsets, any::<bool>(), 1usize..4, any::<u64>()).prop_map(
+        |(n, extra, duplex, trees, seed)| {
+            let mut offsets = std::collections::BTreeMap::from([(1, 1)]);
+            offsets.extend(extra.into_iter().filter(|&(d, _)| d % n != 0).map(|(d, bw)| (d % n, bw)));
+            let mut b = FabricBuilder::default();
+            for v in 0..n {
+                b.node(format!("g{v}"), NodeKind::Compute);
+            }
+            for (&d, &bw) in &offsets {
+                for v in 0..n {
+                    b.link(v, (v + d) % n, q(bw, 1), 0.0).unwrap();
+                    if duplex {
+                        b.link((v + d) % n, v, q(bw, 1), 0.0).unwrap();
+                    }
+                }
+            }
+            let f = b.build("circulant").unwrap();
+            let mut rng = commsched::rng::SplitMix64::new(seed);
+            let shares: Vec<i64> = (0..trees).map(|_| rng.range(1, 3) as i64).collect();
+            let total: i64 = shares.iter().sum();
+            let trees = shares
+                .iter()
+                .map(|&share| {
+                    let mut reached = vec![false; n];
+                    reached[0] = true;
+                    let mut paths = Vec::new();
+                    while paths.len() + 1 < n {
+                        let out: Vec<_> =
+                            f.links().iter().filter(|l| reached[l.from] && !reached[l.to]).collect();
+                        let l = out[rng.range(0, out.len() - 1)];
+                        reached[l.to] = true;
+                        paths.push(vec![l.from, l.to]);
+                    }
+                    Tree { phase: Phase::Allgather, root: 0, weight: q(share, total), paths }
+                })
+                .collect();
+            let mut symmetry = vec![(0..n).map(|v| (v + 1) % n).collect::<Vec<_>>()];
+            if duplex {
+                symmetry.push((0..n).map(|v| (n - v) % n).collect());
+            }
+            (f, Packing { collective: BandwidthCollective::Allgather, trees, symmetry: Some(symmetry) })
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// The orbit count of a symmetric packing's loads is the plain count of the packing it
+    /// stands for, the whole group enumerated.
+    #[test]
+    fn symmetric_loads_are_the_expanded_packings_loads((f, packing) in circulant_strategy()) {
+        let symmetric = check_packing(&f, &packing).unwrap();
+        let plain = check_packing(&f, &commsched::checker::symmetry::expanded(&packing)).unwrap();
+        prop_assert_eq!(symmetric.phases, plain.phases);
+        prop_assert_eq!(symmetric.trees_in_all, f.compute().len() * packing.trees.len());
+    }
+}
+
 /// The node-link files others wrote (tests/data/nodelink/README.md gives their sources and
 /// licences), read as the reader's contract says.
 #[test]
@@ -384,11 +464,11 @@ fn topology_describes_a_fabric_and_refuses_a_huge_one_before_building_it() {
 
 /// The constructions (rail two-level, the cubic torus's point group) give what the general
 /// algorithm gives on the same fabric read back without its structure, and certify the machines
-/// the general algorithm is too slow for.
+/// the general algorithm is too slow for, up to torus3d:16x16x16's 4096 GPUs.
 #[test]
-fn constructions_agree_with_the_general_algorithm_and_reach_a_thousand_gpus() {
+fn constructions_agree_with_the_general_algorithm_and_reach_four_thousand_gpus() {
     use commsched::spec::fabric::node_link::{parse_node_link, to_node_link};
-    for name in ["rail:5x4", "torus3d:3x3x3"] {
+    for name in ["rail:5x4", "torus3d:3x3x3", "torus3d:4x4x4"] {
         let f = machine(name);
         assert!(f.structure().is_some());
         let plain = parse_node_link(&to_node_link(&f), "plain.json", name, None).unwrap();
@@ -405,29 +485,201 @@ fn constructions_agree_with_the_general_algorithm_and_reach_a_thousand_gpus() {
         let f = machine(name);
         assert_eq!(checked_time(&f, &optimum(&f, BandwidthCollective::Allgather)), time, "{name}");
     }
-    // The explicit packing of torus3d:16x16x16 has 6 · 4096 · 4095 tree edges: over the guard.
-    let (code, _, stderr) =
-        run(&["solve", "allgather", "--network", "torus3d:16x16x16", "--model", "bandwidth"]);
+    // torus3d:16x16x16: every node receives 4095 shards through 6 × 50 GB/s; the certificate
+    // holds root 0's 6 trees and the 3 translations, not 6 · 4096 trees.
+    let dir = tempfile::tempdir().unwrap();
+    let cert = dir.path().join("torus16");
+    let (code, stdout, stderr) = run(&[
+        "--format",
+        "json",
+        "solve",
+        "allgather",
+        "--network",
+        "torus3d:16x16x16",
+        "--model",
+        "bandwidth",
+        "--certificate",
+        cert.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let answer: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        (answer["time_per_shard"].as_str(), answer["trees_in_all"].as_u64()),
+        (Some("273/20"), Some(6 * 4096))
+    );
+    assert_eq!(run(&["verify", cert.to_str().unwrap()]).0, 0);
+    // The guard counts the hops written, root 0's: 6 · 511 on torus3d:8x8x8, not 6 · 512 · 511.
+    let solve = |limit: &str| {
+        let (code, _, stderr) = run(&[
+            "--max-events",
+            limit,
+            "solve",
+            "allgather",
+            "--network",
+            "torus3d:8x8x8",
+            "--model",
+            "bandwidth",
+        ]);
+        (code, stderr)
+    };
+    assert_eq!(solve("3066").0, 0);
+    let (code, stderr) = solve("3065");
     assert_eq!(code, 2);
     assert!(stderr.contains("--max-events"), "{stderr}");
 }
 
+/// The constructions' symmetric packings (docs/spec.md §6.1), one root's trees and the
+/// generators that take them to every root, measure what the plain packing they stand for
+/// measures, expanded over the whole group, every collective; also with a generator that does
+/// not commute with the others and fixes the root.
+#[test]
+fn symmetric_packings_measure_what_their_expansion_measures() {
+    use commsched::checker::symmetry::expanded;
+    for name in ["torus3d:4x4x4", "torus3d:6x6x6", "rail:5x4", "rail:16x8"] {
+        let f = machine(name);
+        for c in BandwidthCollective::ALL {
+            let o = optimum(&f, c);
+            assert!(o.packing.symmetry.is_some(), "{name}");
+            let plain = expanded(&o.packing);
+            assert_eq!(plain.trees.len(), o.packing.trees.len() * f.compute().len());
+            let m = check_packing(&f, &plain).unwrap();
+            assert_eq!(m.phases, o.measure.phases, "{name} {}", c.name());
+            assert_eq!(m.time, checked_time(&f, &o), "{name} {}", c.name());
+            assert_eq!(m.trees, o.measure.trees_in_all);
+        }
+    }
+    // Every node receives 215 shards through 6 × 50 GB/s.
+    let f = machine("torus3d:6x6x6");
+    assert_eq!(checked_time(&f, &optimum(&f, BandwidthCollective::Allgather)), q(215, 300));
+    // (x, y, z) ↦ (y, z, x) added: the group is no longer commutative and fixes node 0 three
+    // ways, so every root's images split three ways; the loads are the same.
+    let f = machine("torus3d:4x4x4");
+    let mut o = optimum(&f, BandwidthCollective::Allgather);
+    let rotation = (0..64).map(|v| v / 4 % 4 + 4 * (v / 16) + 16 * (v % 4)).collect();
+    o.packing.symmetry.as_mut().unwrap().push(rotation);
+    assert_eq!(check_packing(&f, &o.packing).unwrap().time, o.measure.time);
+    let plain = expanded(&o.packing);
+    assert_eq!(plain.trees.len(), 3 * 64 * 6);
+    assert_eq!(check_packing(&f, &plain).unwrap().time, o.measure.time);
+}
+
+/// A symmetric certificate verifies, by `verify` and by the outside checker, and every way of
+/// breaking its symmetry or its weights is caught, by both.
+#[test]
+fn symmetric_certificates_verify_and_broken_symmetries_are_rejected() {
+    let dir = tempfile::tempdir().unwrap();
+    let cert = dir.path().join("torus");
+    let args = ["solve", "allgather", "--network", "torus3d:4x4x4", "--model", "bandwidth", "--certificate"];
+    let (code, stdout, stderr) = run(&[&["--format", "json"][..], &args, &[cert.to_str().unwrap()]].concat());
+    assert_eq!(code, 0, "{stderr}");
+    let answer: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(answer["time_per_shard"], "21/100");
+    let counts = ["trees", "trees_per_root", "trees_in_all", "symmetry"].map(|k| answer[k].as_u64());
+    assert_eq!(counts, [Some(6), Some(6), Some(384), Some(3)]);
+    let (_, text, _) = run(&args[..6]);
+    assert!(
+        text.contains("384 trees, 6 per root (written: root `0.0.0`'s 6 and 3 symmetry generators)"),
+        "{text}"
+    );
+    assert_eq!(run(&["verify", cert.to_str().unwrap()]).0, 0);
+    assert_eq!(outside(&cert), (Some(0), "valid\n".to_string()));
+
+    fn symmetry(
+        edit: impl Fn(&mut Vec<serde_json::Value>),
+    ) -> impl Fn(serde_json::Value) -> serde_json::Value {
+        move |mut d| {
+            edit(d["symmetry"].as_array_mut().unwrap());
+            d
+        }
+    }
+    let cases: [(&dyn Fn(serde_json::Value) -> serde_json::Value, &str); 8] = [
+        // Two images swapped: a permutation, but the links of 0.0.0 do not map to links.
+        (&symmetry(|s| s[0].as_array_mut().unwrap().swap(0, 1)), "packing.json: symmetry[0]: maps the link"),
+        (
+            &symmetry(|s| drop(s[1].as_array_mut().unwrap().pop())),
+            "packing.json: symmetry[1]: lists 63 nodes",
+        ),
+        (
+            &symmetry(|s| s[2][1] = s[2][0].clone()),
+            "packing.json: symmetry[2]: `0.0.1` is the image of two nodes",
+        ),
+        (
+            &symmetry(|s| drop(s.pop())),
+            "packing.json: symmetry: the generators take the representative root `0.0.0` to 16 of the 64",
+        ),
+        (
+            &|mut d| {
+                d["trees"][0]["weight"] = "1/3".into();
+                d
+            },
+            "the trees rooted at `0.0.0` weigh 7/6 in all, not 1",
+        ),
+        // Weight moved between two trees keeps the sum and shows as a time above the bound.
+        (
+            &|mut d| {
+                d["trees"][0]["weight"] = "1/4".into();
+                d["trees"][1]["weight"] = "1/12".into();
+                d
+            },
+            "is not the cuts' bound",
+        ),
+        (
+            &|mut d| {
+                d["trees"][1]["root"] = "1.0.0".into();
+                d
+            },
+            "all have the representative root",
+        ),
+        (
+            &|mut d| {
+                d.as_object_mut().unwrap().remove("symmetry");
+                d
+            },
+            "the trees rooted at `1.0.0` weigh 0 in all, not 1",
+        ),
+    ];
+    for (edit, expect) in cases {
+        let (copy, code, out) = tampered(&cert, dir.path(), "packing.json", edit);
+        assert_eq!(code, 1, "{expect}: {out}");
+        assert!(out.contains(expect), "expected `{expect}` in {out}");
+        assert_eq!(outside(&copy).0, Some(1), "{expect}");
+    }
+    // A rotation added as a fourth generator commutes with no translation and is accepted.
+    let (copy, code, out) = tampered(
+        &cert,
+        dir.path(),
+        "packing.json",
+        &symmetry(|s| {
+            // Node (x, y, z), at x + 4y + 16z, to (y, z, x).
+            let rotation: Vec<serde_json::Value> =
+                (0..64).map(|v| format!("{}.{}.{}", v / 4 % 4, v / 16, v % 4).into()).collect();
+            s.push(rotation.into());
+        }),
+    );
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(outside(&copy), (Some(0), "valid\n".to_string()));
+}
+
+/// `scripts/check_bandwidth_certificate.py` on a folder: its exit code and what it prints.
+fn outside(folder: &std::path::Path) -> (Option<i32>, String) {
+    let script = format!("{}/scripts/check_bandwidth_certificate.py", env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new("python3").arg(&script).arg(folder).output().expect("python3 runs");
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
 /// `scripts/check_bandwidth_certificate.py` was written from docs/spec.md (§2.5, §3.2, §6.1,
-/// §7.3) alone, by someone who read no code of commsched: it accepts the folders `solve`
-/// writes, with and without switches, every collective, construction and general algorithm
-/// alike, and rejects a tampered one.
+/// §7.3) alone, by someone who read no code of commsched (its symmetric part later, from §6.1
+/// and §7.3): it accepts the folders `solve` writes, with and without switches, every
+/// collective, construction (symmetric) and general algorithm (plain) alike, and rejects a
+/// tampered one.
 #[test]
 fn an_outside_checker_written_from_the_docs_accepts_our_certificates() {
     let dir = tempfile::tempdir().unwrap();
-    let script = format!("{}/scripts/check_bandwidth_certificate.py", env!("CARGO_MANIFEST_DIR"));
-    let outside = |folder: &std::path::Path| {
-        let out = Command::new("python3").arg(&script).arg(folder).output().expect("python3 runs");
-        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
-    };
     for (collective, network) in [
         ("allgather", "ndv2x2"),
         ("reduce-scatter", "dgx2x2"),
         ("allreduce", "rail:5x4"),
+        ("allreduce", "torus3d:4x4x4"),
         ("allgather", "mi250x2"),
         ("allreduce", "a100x2"),
     ] {

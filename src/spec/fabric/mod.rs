@@ -232,7 +232,12 @@ impl Fabric {
 
     /// The link `from → to`, if any.
     pub fn link(&self, from: usize, to: usize) -> Option<&Link> {
-        self.index.get(&(from, to)).map(|&l| &self.links[l])
+        self.link_index(from, to).map(|l| &self.links[l])
+    }
+
+    /// The position of the link `from → to` in [`Fabric::links`], if there is one.
+    pub fn link_index(&self, from: usize, to: usize) -> Option<usize> {
+        self.index.get(&(from, to)).copied()
     }
 
     /// The node with this name.
