@@ -68,7 +68,10 @@ pub(super) fn solve(
         },
         None => method.to_string(),
     };
-    let summary = Summary::new(&inst.name, &label, &a.answer, Vec::new());
+    let mut summary = Summary::new(&inst.name, &label, &a.answer, Vec::new());
+    if let Some(best) = &a.best {
+        summary = summary.measured(best.metrics());
+    }
     if let (Some(path), Some(best)) = (file, &a.best) {
         let text = if is_xml(path) {
             msccl::to_xml(&inst, best.schedule())
