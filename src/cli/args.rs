@@ -1,6 +1,7 @@
 //! Command-line arguments (clap derive). The contract is stable: scripts use it.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use commsched::msccl::{Proto, XmlOptions};
 use std::path::PathBuf;
 
 /// Certify and optimise collective-communication schedules.
@@ -180,10 +181,13 @@ pub enum Command {
         /// Exact-solve limits.
         #[command(flatten)]
         limits: Limits,
-        /// Write the checked schedule here: MSCCL XML if the file ends in `.xml` (total exchange
-        /// and gossip, docs/msccl.md), JSON otherwise.
+        /// Write the checked schedule here: MSCCL XML if the file ends in `.xml` (total exchange,
+        /// gossip and the collectives but scatter and gather, docs/msccl.md), JSON otherwise.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// What an MSCCL XML `--out` asks of the runtime.
+        #[command(flatten)]
+        xml: XmlArgs,
         /// Write a certificate folder here when the answer is a certified optimum: the
         /// instance, the witness, the lower-bound argument or the CNF and LRAT proof at T − 1,
         /// and a manifest with hashes (`commsched verify DIR` re-checks it).
@@ -449,6 +453,29 @@ pub enum RatioFamily {
     Mesh,
     /// Random trees of 3..8 nodes.
     Tree,
+}
+
+/// What an exported MSCCL XML file asks of the runtime (docs/msccl.md, "The mapping").
+#[derive(Debug, Clone, Args)]
+pub struct XmlArgs {
+    /// With --out FILE.xml: the protocol the runtime runs it with (Simple, LL, LL128).
+    #[arg(long, default_value = "Simple", value_parser = parse_proto)]
+    pub proto: Proto,
+    /// With --out FILE.xml: refuse a schedule whose file needs more thread blocks on some rank
+    /// (export uses as few as the schedule's connections allow).
+    #[arg(long, value_name = "N")]
+    pub max_thread_blocks: Option<usize>,
+}
+
+impl XmlArgs {
+    /// The export options.
+    pub fn options(&self) -> XmlOptions {
+        XmlOptions { proto: self.proto, max_thread_blocks: self.max_thread_blocks }
+    }
+}
+
+fn parse_proto(s: &str) -> Result<Proto, String> {
+    Proto::parse(s).ok_or_else(|| format!("`{s}` is not a protocol: Simple, LL or LL128"))
 }
 
 /// Resource limits of an exact solve.

@@ -95,8 +95,10 @@ pub fn check(
         Err(wrong) => (None, vec![wrong]),
     };
     let producer = Producer::User(file.display().to_string());
+    let mut metrics = None;
     match sched.map(|sched| checker::judge(&inst, sched, producer)) {
         Some(Ok(checked)) if violations.is_empty() => {
+            metrics = Some(checked.metrics().clone());
             answer.length = Some(checked.length());
             answer.certificate = certify(&bounds, &checked, None);
             answer.status = if answer.certificate.is_some() { Status::Optimal } else { Status::Heuristic };
@@ -116,6 +118,9 @@ pub fn check(
         Some(_) => "check".into(),
     };
     let mut s = Summary::new(&inst.name, &method, &answer, Vec::new());
+    if let Some(metrics) = &metrics {
+        s = s.measured(metrics);
+    }
     s.violations_omitted = s.violations.len().saturating_sub(max_violations);
     s.violations.truncate(max_violations);
     print_summary(&s, format, out)?;

@@ -3,6 +3,7 @@
 
 use super::args::{Format, GenArgs, Limits};
 use super::generate::generate;
+use super::solve::write_schedule;
 use super::{exact_choice, in_file, io_err, solve_options};
 use commsched::checker::collective::ratio;
 use commsched::checker::{Producer, accept};
@@ -12,8 +13,8 @@ use commsched::exact::encode::Prefix;
 use commsched::exact::pareto::{self, Frontier, Walk, WalkOptions};
 use commsched::exact::{BackendKind, StopReason};
 use commsched::folder;
-use commsched::msccl;
-use commsched::spec::io::{is_xml, load_instance, load_schedule, schedule_to_json};
+use commsched::msccl::XmlOptions;
+use commsched::spec::io::{load_instance, load_schedule};
 use commsched::spec::{Instance, Model, Problem, Schedule};
 use serde::Serialize;
 use std::io::Write;
@@ -98,6 +99,14 @@ fn prefix(inst: &Instance, file: &Path, keep: u64, steps: u64) -> Result<Prefix>
     }
 }
 
+/// Where `solve --steps` writes: the witness (and what an MSCCL XML one asks of the runtime)
+/// and the certificate folder.
+pub struct Files<'a> {
+    pub out: Option<&'a Path>,
+    pub xml: XmlOptions,
+    pub certificate: Option<&'a Path>,
+}
+
 /// `solve FILE --steps S [--rounds R]`: is there a schedule of at most S steps (within R
 /// rounds)? A feasible answer is a checked witness, an infeasible one names its evidence. With
 /// `--complete SCHEDULE --keep K`, is there one that keeps the first K steps of SCHEDULE?
@@ -106,7 +115,7 @@ pub fn decide(
     method: &str,
     Question { steps, rounds, complete }: Question<'_>,
     limits: &Limits,
-    (file, certificate): (Option<&Path>, Option<&Path>),
+    Files { out: file, xml, certificate }: Files<'_>,
     format: Format,
     out: &mut dyn Write,
 ) -> Result<u8> {
@@ -160,13 +169,7 @@ pub fn decide(
             json.length = Some(checked.length());
             json.certificate = Some("checked witness".into());
             if let Some(path) = file {
-                let text = if is_xml(path) {
-                    msccl::to_xml(&inst, checked.schedule())
-                } else {
-                    schedule_to_json(&inst, checked.schedule()).map(|json| json + "\n").map_err(Into::into)
-                }
-                .map_err(in_file(instance))?;
-                std::fs::write(path, text).map_err(io_err(&path.display().to_string()))?;
+                write_schedule(path, &inst, checked.schedule(), xml).map_err(in_file(instance))?;
             }
             if let Some(dir) = certificate {
                 folder::write_witness(dir, &inst, checked, seconds)?;

@@ -98,6 +98,7 @@ pub fn run(cli: Cli) -> Result<u8> {
             complete,
             keep,
             network,
+            xml,
             ..
         } => {
             if incumbent.is_some() {
@@ -108,7 +109,11 @@ pub fn run(cli: Cli) -> Result<u8> {
                 )
                 .into());
             }
-            let files = (file.as_deref(), certificate.as_deref());
+            let files = decide::Files {
+                out: file.as_deref(),
+                xml: xml.options(),
+                certificate: certificate.as_deref(),
+            };
             let question = decide::Question { steps, rounds, complete: complete.as_deref().zip(keep) };
             let method = required_method(method, network.as_deref())?;
             decide::decide(&instance, &method, question, &limits, files, format, &mut out)
@@ -141,10 +146,12 @@ pub fn run(cli: Cli) -> Result<u8> {
             incumbent,
             network,
             steps: None,
+            xml,
             ..
         } => {
             let files = solve::SolveFiles {
                 out: file.as_deref(),
+                xml: xml.options(),
                 certificate: certificate.as_deref(),
                 incumbent: incumbent.as_deref(),
             };

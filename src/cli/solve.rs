@@ -8,10 +8,11 @@ use commsched::certify::Certificate;
 use commsched::checker::Producer;
 use commsched::compare::assess::ExactAnswer;
 use commsched::compare::{Assessment, Attached, Status, assess};
-use commsched::error::{Error, InputError, Result};
+use commsched::error::{InputError, Result};
 use commsched::folder;
-use commsched::msccl::{self, load_schedule};
+use commsched::msccl::{self, XmlOptions, load_schedule};
 use commsched::spec::io::{is_xml, load_instance, schedule_to_json};
+use commsched::spec::{Instance, Schedule};
 use std::io::Write;
 use std::path::Path;
 
@@ -19,6 +20,8 @@ use std::path::Path;
 /// start the exact search from.
 pub(super) struct SolveFiles<'a> {
     pub out: Option<&'a Path>,
+    /// What an MSCCL XML `out` asks of the runtime.
+    pub xml: XmlOptions,
     pub certificate: Option<&'a Path>,
     pub incumbent: Option<&'a Path>,
 }
@@ -31,7 +34,7 @@ pub(super) fn solve(
     format: Format,
     out: &mut dyn Write,
 ) -> Result<u8> {
-    let SolveFiles { out: file, certificate: certificate_dir, incumbent } = files;
+    let SolveFiles { out: file, xml, certificate: certificate_dir, incumbent } = files;
     let inst = load_instance(instance)?;
     let mut options = assess_options(method, limits)?;
     if incumbent.is_some() && options.exact.is_none() {
@@ -68,15 +71,12 @@ pub(super) fn solve(
         },
         None => method.to_string(),
     };
-    let summary = Summary::new(&inst.name, &label, &a.answer, Vec::new());
+    let mut summary = Summary::new(&inst.name, &label, &a.answer, Vec::new());
+    if let Some(best) = &a.best {
+        summary = summary.measured(best.metrics());
+    }
     if let (Some(path), Some(best)) = (file, &a.best) {
-        let text = if is_xml(path) {
-            msccl::to_xml(&inst, best.schedule())
-        } else {
-            schedule_to_json(&inst, best.schedule()).map(|json| json + "\n").map_err(Error::from)
-        }
-        .map_err(in_file(instance))?;
-        std::fs::write(path, text).map_err(io_err(&path.display().to_string()))?;
+        write_schedule(path, &inst, best.schedule(), xml).map_err(in_file(instance))?;
     }
     print_summary(&summary, format, out)?;
     if let Some(dir) = certificate_dir {
@@ -92,6 +92,22 @@ pub(super) fn solve(
         }
     }
     Ok(if a.answer.status == Status::Inadmissible { 1 } else { 0 })
+}
+
+/// Writes a checked schedule: MSCCL XML when `path` ends in `.xml` (docs/msccl.md), the JSON
+/// of docs/spec.md §5.2 otherwise.
+pub(super) fn write_schedule(
+    path: &Path,
+    inst: &Instance,
+    schedule: &Schedule,
+    xml: XmlOptions,
+) -> Result<()> {
+    let text = if is_xml(path) {
+        msccl::to_xml(inst, schedule, xml)?
+    } else {
+        schedule_to_json(inst, schedule)? + "\n"
+    };
+    std::fs::write(path, text).map_err(io_err(&path.display().to_string()))
 }
 
 /// Who produced the answer's witness when the backend did not: the incumbent, an algorithm by

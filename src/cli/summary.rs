@@ -3,6 +3,7 @@
 use super::args::Format;
 use super::io_err;
 use commsched::bounds::Bound;
+use commsched::checker::Metrics;
 use commsched::compare::assess::Answer;
 use commsched::compare::{Status, report};
 use commsched::error::Result;
@@ -43,6 +44,12 @@ pub struct Summary {
     /// Why no schedule exists at all (`bounds`: a round budget a cheap count refutes).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub no_schedule: Option<String>,
+    /// The collective model's rounds R of the schedule (docs/spec.md §4.4).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<u64>,
+    /// Its bandwidth cost R/C in lowest terms (`7/6`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rounds_per_chunk: Option<String>,
 }
 
 impl Summary {
@@ -62,7 +69,17 @@ impl Summary {
             stop: answer.stop.as_ref().map(ToString::to_string),
             bounds,
             no_schedule: None,
+            rounds: None,
+            rounds_per_chunk: None,
         }
+    }
+
+    /// With the rounds and R/C the checker measured of a collective schedule.
+    pub(super) fn measured(mut self, metrics: &Metrics) -> Self {
+        let get = |key: &str| metrics.extra.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+        self.rounds = get("rounds").and_then(|r| r.parse().ok());
+        self.rounds_per_chunk = get("bandwidth cost R/C");
+        self
     }
 
     /// The answer of `bounds`: every lower bound and the strongest, no schedule.
@@ -82,6 +99,8 @@ impl Summary {
             stop: None,
             bounds,
             no_schedule: None,
+            rounds: None,
+            rounds_per_chunk: None,
         }
     }
 }
@@ -90,7 +109,11 @@ pub(super) fn print_summary(s: &Summary, format: Format, out: &mut dyn Write) ->
     let text = match format {
         Format::Json => serde_json::to_string_pretty(s).expect("summary serialises") + "\n",
         Format::Text | Format::Markdown | Format::Csv => {
-            let mut t = format!("{}: {} ", s.instance, s.method);
+            // `bounds` names its answer once: `NAME: bounds [2, -]`.
+            let mut t = match (s.status, s.method.as_str()) {
+                (Status::Bounds, "bounds") => format!("{}: ", s.instance),
+                _ => format!("{}: {} ", s.instance, s.method),
+            };
             match s.status {
                 Status::Inadmissible => {
                     let n = s.violations.len() + s.violations_omitted;
@@ -105,6 +128,9 @@ pub(super) fn print_summary(s: &Summary, format: Format, out: &mut dyn Write) ->
                 }
                 status => {
                     t += &format!("{status}, length {}", report::opt(s.length));
+                    if let (Some(r), Some(ratio)) = (s.rounds, &s.rounds_per_chunk) {
+                        t += &format!(", R = {r}, R/C = {ratio}");
+                    }
                     if let Some(c) = &s.certificate {
                         t += &format!(", certified optimal: {c}");
                     } else if let Some(lb) = s.lower_bound {

@@ -10,7 +10,8 @@ use crate::spec::{Collective, CollectiveKind, Instance, Model, Network, Problem,
 /// A file judged by its header alone (`check FILE.xml`): the instance is its collective (from
 /// `coll`, or `collective` when given) on `network` (`fully-connected:ngpus` when `None`) in
 /// the collective model, with the chunks `nchunksperloop` gives (an allreduce whose P is not a
-/// multiple of n is cut finer, `refinement`) and the budget R that the runtime reading's
+/// multiple of n is cut finer, `refinement`), the root a broadcast or reduce names, and the
+/// budget R that the runtime reading's
 /// timing uses, so the file is judged as SCCL's (S, R, C).
 pub fn from_header(
     text: &str,
@@ -50,13 +51,17 @@ pub fn header_instance(
             .map_err(|r| InputError::new(file, "algo.ngpus", r))?,
     };
     let p = semantics.chunks;
-    let chunks = if kind == CollectiveKind::Allreduce { p / gcd(p, n) } else { p / n };
+    let chunks = match kind {
+        CollectiveKind::Allreduce => p / gcd(p, n),
+        CollectiveKind::Broadcast | CollectiveKind::Reduce => p,
+        _ => p / n,
+    };
     let name =
         std::path::Path::new(file).file_stem().map_or(file.to_string(), |s| s.to_string_lossy().into_owned());
     Instance::new(
         name,
         network,
-        Problem::Collective(Collective { kind, chunks, root: 0 }),
+        Problem::Collective(Collective { kind, chunks, root: semantics.root }),
         Model::Collective { rounds: None },
         RingTie::default(),
         file,

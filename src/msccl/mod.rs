@@ -1,20 +1,11 @@
 //! The MSCCL XML algorithm format (what msccl-tools, SCCL and TACCL emit and the MSCCL runtime
-//! executes), for store-and-forward schedules: total exchange as `alltoall`, gossip as
-//! `allgather`. docs/msccl.md describes the mapping and its limits.
+//! executes): total exchange as `alltoall`, gossip as `allgather`, the collectives of SCCL's
+//! model as themselves (docs/spec.md §3.1). docs/msccl.md describes the mapping and its limits.
 //!
-//! Export: one rank per node; on each rank one thread block per arc it uses, a sending one
-//! (`send` = the peer) per out-arc and a receiving one (`recv` = the peer) per in-arc. Step `s`
-//! of every thread block is schedule step `s + 1`: a step in which the arc is idle is a `nop`,
-//! so the step structure survives the step-index reading. A transmission is a `type="s"` step
-//! on the sender and a `type="r"` step at the same index on the receiver, moving `cnt`
-//! contiguous chunks. Chunks follow SCCL's numbering with C chunks per rank (`Layout`):
-//! an allgather (gossip) keeps chunk g in output chunk g, in place; an alltoall (total
-//! exchange) keeps the chunk from s to d in input chunk `d·C + j` of s, output chunk `s·C + j`
-//! of d, and scratch chunk g on the way; a rank copies its chunks to itself (`cpy`) in a
-//! thread block of its own. A send of a chunk the rank received earlier depends
-//! (`depid`, `deps`) on the latest such receive; that receive is marked `hasdep`. What is
-//! written is the schedule as a runtime runs the file: each transmission as early as its data
-//! and its arc allow, checked again ([`to_xml`]).
+//! Export ([`to_xml`], `export.rs`): one rank per node, chunks where `layout.rs` keeps them
+//! (SCCL's numbering with C chunks per rank), step `s` of every thread block schedule step
+//! `s + 1`, a `s` step on the sender and an `r` or `rrc` step on the receiver per contiguous
+//! run, each step waiting for the one before it on its chunk's slot.
 //!
 //! Import has two readings ([`Reading`]). The **runtime** reading (the default) runs the file
 //! as an MSCCL runtime does ([`runtime`]): every step type, FIFO pairing per
@@ -26,22 +17,25 @@
 //! read on the sender's side: input and output chunks by the convention above, scratch chunks
 //! by what the rank last received into them. The checker then judges the schedule.
 
+mod export;
 mod header;
+mod layout;
 pub mod runtime;
 mod semantics;
 pub mod xml;
 
+pub use self::export::{Proto, XmlOptions, to_xml};
 pub use self::header::{from_header, header_instance};
+use self::layout::{Chunk, Layout};
 use self::runtime::{RunError, Semantics};
 use self::xml::StepKind;
 use crate::checker::Violation;
-use crate::error::{Error, InputError, Result};
+use crate::error::InputError;
 use crate::spec::io;
 use crate::spec::{
     CollectiveKind, Instance, Mode, Model, ModelKind, Network, Problem, Schedule, Transmission,
 };
 use std::collections::{BTreeMap, HashMap};
-use std::fmt::Write as _;
 use std::path::Path;
 
 /// The collective an instance maps to: `alltoall` (total exchange, move mode) or `allgather`
@@ -53,266 +47,6 @@ pub fn collective(inst: &Instance) -> Option<&'static str> {
         ModelKind::Bufferless | ModelKind::FatTree | ModelKind::Collective => None,
     }
 }
-
-/// A chunk of a rank's buffers: `i`nput, `o`utput or `s`cratch, and an offset.
-type Chunk = (char, usize);
-
-/// Where the export keeps chunks (module documentation): an allgather or an alltoall on n
-/// ranks with C chunks per rank, chunks numbered as SCCL's collectives number them. Total
-/// exchange is an alltoall with C = 1 whose token `s·n + d` is chunk `d·n + s`; gossip an
-/// allgather whose token is its chunk.
-#[derive(Debug, Clone, Copy)]
-struct Layout {
-    alltoall: bool,
-    /// Total exchange's token numbering.
-    tokens_by_source: bool,
-    n: usize,
-    c: usize,
-}
-
-impl Layout {
-    /// The layout of an instance, or why it has none.
-    fn of(inst: &Instance) -> std::result::Result<Self, String> {
-        let n = inst.network.len();
-        match (&inst.problem, inst.problem.kind().model()) {
-            (_, ModelKind::StoreForward(Mode::Move)) => {
-                Ok(Layout { alltoall: true, tokens_by_source: true, n, c: 1 })
-            }
-            (_, ModelKind::StoreForward(Mode::Copy)) => {
-                Ok(Layout { alltoall: false, tokens_by_source: false, n, c: 1 })
-            }
-            (Problem::Collective(c), _)
-                if matches!(c.kind, CollectiveKind::Allgather | CollectiveKind::Alltoall) =>
-            {
-                Ok(Layout {
-                    alltoall: c.kind == CollectiveKind::Alltoall,
-                    tokens_by_source: false,
-                    n,
-                    c: c.chunks,
-                })
-            }
-            _ => Err(format!(
-                "{} in model {} has no MSCCL collective: export takes allgather and alltoall (gossip in copy mode, total exchange in move mode)",
-                inst.problem,
-                inst.model.name()
-            )),
-        }
-    }
-
-    fn name(&self) -> &'static str {
-        if self.alltoall { "alltoall" } else { "allgather" }
-    }
-
-    /// A schedule token as a chunk id, and back.
-    fn id(&self, token: usize) -> usize {
-        if self.tokens_by_source { token % self.n * self.n + token / self.n } else { token }
-    }
-
-    fn token(&self, id: usize) -> usize {
-        self.id(id)
-    }
-
-    /// Where chunk `id` sits on `rank`.
-    fn chunk(&self, rank: usize, id: usize) -> Chunk {
-        let (n, c) = (self.n, self.c);
-        if !self.alltoall {
-            return ('o', id);
-        }
-        let (unit, j) = (id / c, id % c);
-        let (source, target) = (unit % n, unit / n);
-        if rank == source {
-            ('i', target * c + j)
-        } else if rank == target {
-            ('o', source * c + j)
-        } else {
-            ('s', id)
-        }
-    }
-
-    /// The chunk an input or output chunk of `rank` holds by the convention (scratch is
-    /// whatever was received there).
-    fn held(&self, rank: usize, (buffer, offset): Chunk) -> Option<usize> {
-        let (n, c) = (self.n, self.c);
-        match (self.alltoall, buffer) {
-            (false, 'o') if offset < n * c => Some(offset),
-            (false, 'i') if offset < c => Some(rank * c + offset),
-            (true, 'i') if offset < n * c => Some((offset / c * n + rank) * c + offset % c),
-            (true, 'o') if offset < n * c => Some((rank * n + offset / c) * c + offset % c),
-            _ => None,
-        }
-    }
-}
-
-/// One XML step of a thread block, before it is written.
-#[derive(Debug, Clone, Copy)]
-struct Op {
-    send: bool,
-    src: Chunk,
-    dst: Chunk,
-    cnt: usize,
-    /// The receive it waits for: (peer, channel, step).
-    dep: Option<(usize, usize, usize)>,
-    has_dep: bool,
-}
-
-/// A rank's thread block: (sends?, peer, channel).
-type Block = (bool, usize, usize);
-
-/// A receipt of a chunk: (step index, sender, channel).
-type Receipt = (usize, usize, usize);
-
-/// The schedule as MSCCL XML, as a runtime will run it: the file for the schedule's own steps
-/// is read back by the runtime reading, which moves every transmission as early as its data
-/// and its arc allow; when the checker admits that schedule, it is what is written (so both
-/// readings of the file give it), and otherwise the schedule's own steps are (the runtime
-/// reading then differs, as it must for rules the runtime cannot enforce, such as one-port
-/// F1 and H1). Refuses (naming the reason) schedules of other problems or models, and packets
-/// whose tokens are not contiguous chunks on both ends.
-pub fn to_xml(inst: &Instance, schedule: &Schedule) -> Result<String> {
-    let exact = write(inst, schedule)?;
-    let timed = import(&exact, "<export>", inst, Reading::Runtime, None)?;
-    if timed.violations.is_empty() && crate::checker::check(inst, &timed.schedule).admissible().is_some() {
-        return write(inst, &timed.schedule);
-    }
-    Ok(exact)
-}
-
-/// The schedule's steps as MSCCL XML (module documentation).
-fn write(inst: &Instance, schedule: &Schedule) -> Result<String> {
-    let refuse = |reason: String| Error::NotApplicable { method: "MSCCL XML export".into(), reason };
-    let layout = Layout::of(inst).map_err(refuse)?;
-    let explicit = schedule.explicit()?;
-    let steps = match explicit.as_ref() {
-        Schedule::StoreForward(steps) | Schedule::Collective { steps, .. } => steps,
-        other => return Err(refuse(format!("a {} schedule is not store-and-forward", other.model_name()))),
-    };
-    let n = inst.network.len();
-    // Per rank, thread blocks and their ops by step index.
-    let mut blocks: Vec<BTreeMap<Block, BTreeMap<usize, Op>>> = vec![BTreeMap::new(); n];
-    // Per rank and chunk, the step indices, senders and channels of its receipts.
-    let mut receipts: Vec<HashMap<usize, Vec<Receipt>>> = vec![HashMap::new(); n];
-    for (s, step) in steps.iter().enumerate() {
-        let mut landed = Vec::new();
-        for tr in step {
-            // Each chunk with the receive it waits for (the latest before this step), if any.
-            let latest = |g: usize| {
-                receipts[tr.from].get(&g).and_then(|r| r.iter().filter(|(at, ..)| *at < s).max().copied())
-            };
-            let mut pairs: Vec<_> = tr
-                .tokens
-                .iter()
-                .map(|&t| layout.id(t))
-                .map(|g| (latest(g), layout.chunk(tr.from, g), layout.chunk(tr.to, g), g))
-                .collect();
-            pairs.sort_unstable();
-            // MSCCL moves one contiguous range per step and connection, after at most one
-            // dependency: each run of chunks contiguous on both ends that waits for one receive
-            // takes a channel of its own.
-            let mut runs: Vec<Vec<_>> = Vec::new();
-            for p in pairs {
-                match runs.last_mut() {
-                    Some(run)
-                        if run.last().is_some_and(|&(d, a, b, _): &(_, Chunk, Chunk, _)| {
-                            d == p.0 && a.0 == p.1.0 && b.0 == p.2.0 && p.1.1 == a.1 + 1 && p.2.1 == b.1 + 1
-                        }) =>
-                    {
-                        run.push(p)
-                    }
-                    _ => runs.push(vec![p]),
-                }
-            }
-            for (channel, run) in runs.iter().enumerate() {
-                let dep = run[0].0;
-                let op = Op {
-                    send: true,
-                    src: run[0].1,
-                    dst: run[0].2,
-                    cnt: run.len(),
-                    dep: dep.map(|(at, w, ch)| (w, ch, at)),
-                    has_dep: false,
-                };
-                blocks[tr.from].entry((true, tr.to, channel)).or_default().insert(s, op);
-                blocks[tr.to]
-                    .entry((false, tr.from, channel))
-                    .or_default()
-                    .insert(s, Op { send: false, dep: None, ..op });
-                if let Some(r) =
-                    dep.and_then(|(at, w, ch)| blocks[tr.from].get_mut(&(false, w, ch))?.get_mut(&at))
-                {
-                    r.has_dep = true;
-                }
-                landed.extend(run.iter().map(|&(.., g)| (tr.to, g, (s, tr.from, channel))));
-            }
-        }
-        for (rank, g, receipt) in landed {
-            receipts[rank].entry(g).or_default().push(receipt);
-        }
-    }
-    let channels = blocks.iter().flat_map(|tbs| tbs.keys().map(|k| k.2 + 1)).max().unwrap_or(1);
-    let c = layout.c;
-    let (inputs, scratch, inplace) = if layout.alltoall { (n * c, n * n * c, 0) } else { (c, 0, 1) };
-    let mut xml = format!(
-        "<algo name=\"{}\" nchunksperloop=\"{}\" nchannels=\"{channels}\" proto=\"Simple\" ngpus=\"{n}\" coll=\"{}\" inplace=\"{inplace}\" outofplace=\"{}\" minBytes=\"0\" maxBytes=\"{MAX_BYTES}\">\n",
-        crate::svg::escape(&inst.name),
-        n * c,
-        layout.name(),
-        1 - inplace
-    );
-    for (rank, tbs) in blocks.iter().enumerate() {
-        let ids: HashMap<Block, usize> = tbs.keys().enumerate().map(|(i, k)| (*k, i)).collect();
-        let _ = writeln!(
-            xml,
-            "  <gpu id=\"{rank}\" i_chunks=\"{inputs}\" o_chunks=\"{}\" s_chunks=\"{scratch}\">",
-            n * c
-        );
-        for (&(send, peer, channel), ops) in tbs {
-            let (to, from) = if send { (peer as i64, -1) } else { (-1, peer as i64) };
-            let _ = writeln!(
-                xml,
-                "    <tb id=\"{}\" send=\"{to}\" recv=\"{from}\" chan=\"{channel}\">",
-                ids[&(send, peer, channel)]
-            );
-            let last = ops.keys().next_back().copied().unwrap_or(0);
-            for s in 0..=last {
-                let line = match ops.get(&s) {
-                    Some(op) => {
-                        let (depid, deps) =
-                            op.dep.map_or((-1, -1), |(w, ch, at)| (ids[&(false, w, ch)] as i64, at as i64));
-                        format!(
-                            "type=\"{}\" srcbuf=\"{}\" srcoff=\"{}\" dstbuf=\"{}\" dstoff=\"{}\" cnt=\"{}\" depid=\"{depid}\" deps=\"{deps}\" hasdep=\"{}\"",
-                            if op.send { "s" } else { "r" },
-                            op.src.0,
-                            op.src.1,
-                            op.dst.0,
-                            op.dst.1,
-                            op.cnt,
-                            u8::from(op.has_dep)
-                        )
-                    }
-                    None => "type=\"nop\" srcbuf=\"i\" srcoff=\"0\" dstbuf=\"i\" dstoff=\"0\" cnt=\"0\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"".into(),
-                };
-                let _ = writeln!(xml, "      <step s=\"{s}\" {line}/>");
-            }
-            xml += "    </tb>\n";
-        }
-        // An alltoall's chunks from a rank to itself stay local: one copy, input to output.
-        if layout.alltoall {
-            let at = rank * c;
-            let _ = writeln!(
-                xml,
-                "    <tb id=\"{}\" send=\"-1\" recv=\"-1\" chan=\"0\">\n      <step s=\"0\" type=\"cpy\" srcbuf=\"i\" srcoff=\"{at}\" dstbuf=\"o\" dstoff=\"{at}\" cnt=\"{c}\" depid=\"-1\" deps=\"-1\" hasdep=\"0\"/>\n    </tb>",
-                tbs.len()
-            );
-        }
-        xml += "  </gpu>\n";
-    }
-    xml += "</algo>\n";
-    Ok(xml)
-}
-
-/// The largest message (bytes) an exported file declares it serves (`maxBytes`; `minBytes` is
-/// 0): runtimes pick an algorithm file by message size and skip files without the range.
-const MAX_BYTES: u64 = 1 << 30;
 
 /// A send read from the file, before its tokens are resolved.
 #[derive(Debug, Clone)]
@@ -331,12 +65,12 @@ struct Send {
 fn by_step_index(text: &str, file: &str, inst: &Instance) -> std::result::Result<Schedule, InputError> {
     let err = |field: &str, reason: String| InputError::new(file, field, reason);
     let layout = Layout::of(inst).map_err(|reason| err("", reason))?;
-    let coll = layout.name();
+    let coll = layout.coll();
     let n = inst.network.len();
     let algo = xml::parse(text, file)?;
     let file_coll =
         algo.coll.as_deref().ok_or_else(|| err("algo", "<algo> has no `coll` attribute".into()))?;
-    if file_coll != coll {
+    if CollectiveKind::parse(file_coll) != Some(layout.kind) {
         return Err(err(
             "algo.coll",
             format!("`{file_coll}` does not match the instance's {} (`{coll}`)", inst.problem),
@@ -582,6 +316,15 @@ pub fn import(
             format!("the file implements {named}, the instance asks for {}", want.name()),
         ));
     }
+    if let Problem::Collective(c) = &inst.problem
+        && want.rooted()
+        && semantics.root != c.root
+    {
+        return Err(err(
+            "algo.root",
+            format!("the file's root is rank {}, the instance's rank {}", semantics.root, c.root),
+        ));
+    }
     let run = runtime::run(&algo, &semantics, file)?;
     let k = refinement(&semantics, inst, file)?;
     let token = |chunk: usize| -> Vec<usize> {
@@ -608,6 +351,7 @@ pub fn import(
 fn refinement(semantics: &Semantics, inst: &Instance, file: &str) -> std::result::Result<usize, InputError> {
     let (n, p) = (semantics.ranks, semantics.chunks);
     let model = match &inst.problem {
+        Problem::Collective(c) if c.kind.rooted() => c.chunks,
         Problem::Collective(c) => n * c.chunks,
         _ => n,
     };

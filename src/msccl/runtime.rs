@@ -6,7 +6,8 @@
 //!
 //! [`run`] derives the synchronous steps as the earliest timing that program order, the
 //! dependencies and the pairing allow (a send leaves one step after what it waits for, a
-//! receive lands when its send leaves, local steps take no time), and follows what every
+//! receive lands when its send leaves, local steps take no time; with commsched's
+//! `timing="step-index"` a send leaves no earlier than step `s + 1`), and follows what every
 //! buffer slot holds symbolically: which chunk, with the contributions of which ranks. A file
 //! the runtime cannot run is an error naming the element (`gpu[2].tb[1].step[4]`): a send
 //! never received, a receive nothing feeds, a deadlock (a cycle of waits), a chunk read before
@@ -554,8 +555,10 @@ fn simulate(
         };
         finish[x] = landed;
         if let Some(values) = sent {
-            // A send leaves one step after what it waits for has finished.
-            finish[x] = landed + 1;
+            // A send leaves one step after what it waits for has finished, and with
+            // `timing="step-index"` not before step `s + 1`.
+            let release = if algo.timed_by_index { step.index as u64 + 1 } else { 0 };
+            finish[x] = (landed + 1).max(release);
             let to = op.to.unwrap_or(op.rank);
             transfers.push(Transfer { step: finish[x], from: op.rank, to, chunks: values.clone() });
             payloads.insert(x, values);

@@ -70,6 +70,8 @@ pub struct Semantics {
     pub chunks: usize,
     /// `inplace`: the input is (part of) the output.
     pub inplace: bool,
+    /// The root of a broadcast or reduce (the file's `root`), 0 otherwise.
+    pub root: Node,
 }
 
 impl Semantics {
@@ -83,11 +85,17 @@ impl Semantics {
         let kind = match name.trim() {
             "custom" => None,
             other => match CollectiveKind::parse(other) {
-                Some(k) if k.rooted() => {
+                Some(k @ (CollectiveKind::Scatter | CollectiveKind::Gather)) => {
+                    return Err(err(
+                        "algo.coll",
+                        format!("`{other}`: commsched reads no {} from MSCCL XML", k.name()),
+                    ));
+                }
+                Some(k) if k.rooted() && algo.root.is_none() => {
                     return Err(err(
                         "algo.coll",
                         format!(
-                            "`{other}`: an MSCCL file names no root, so a rooted collective cannot be judged from it"
+                            "`{other}` without a `root` attribute: MSCCL's header names no root, so the file cannot be judged"
                         ),
                     ));
                 }
@@ -110,7 +118,11 @@ impl Semantics {
                 format!("{chunks} is not a multiple of ngpus = {n}, as {name} needs"),
             ));
         }
-        Ok(Self { kind, ranks: n, chunks, inplace: algo.inplace })
+        let root = algo.root.unwrap_or(0);
+        if root >= n {
+            return Err(err("algo.root", format!("rank {root} is outside ngpus = {n}")));
+        }
+        Ok(Self { kind, ranks: n, chunks, inplace: algo.inplace, root })
     }
 
     /// The chunks of one rank's share (SCCL's C): `nchunksperloop / ngpus` where the buffer
@@ -121,7 +133,7 @@ impl Semantics {
 
     /// Where a named slot lives: in place, the input is a window of the output (allgather),
     /// the output a window of the input (reduce-scatter), or both are one buffer (alltoall,
-    /// allreduce).
+    /// allreduce, broadcast, reduce).
     pub(super) fn canonical(&self, rank: Node, buffer: Buffer, offset: usize) -> (Buffer, usize) {
         if !self.inplace {
             return (buffer, offset);
@@ -133,9 +145,15 @@ impl Semantics {
             (Some(CollectiveKind::ReduceScatter), Buffer::Output) => {
                 (Buffer::Input, rank * self.share() + offset)
             }
-            (Some(CollectiveKind::Alltoall | CollectiveKind::Allreduce), Buffer::Output) => {
-                (Buffer::Input, offset)
-            }
+            (
+                Some(
+                    CollectiveKind::Alltoall
+                    | CollectiveKind::Allreduce
+                    | CollectiveKind::Broadcast
+                    | CollectiveKind::Reduce,
+                ),
+                Buffer::Output,
+            ) => (Buffer::Input, offset),
             // A custom collective does not say how its buffers alias: they are kept apart.
             _ => (buffer, offset),
         }
@@ -166,9 +184,11 @@ impl Semantics {
             (Some(CollectiveKind::Alltoall), Buffer::Input) if offset < p => {
                 value((offset / c * n + rank) * c + offset % c)
             }
-            (Some(CollectiveKind::Allreduce | CollectiveKind::ReduceScatter), Buffer::Input)
-                if offset < p =>
-            {
+            (
+                Some(CollectiveKind::Allreduce | CollectiveKind::ReduceScatter | CollectiveKind::Reduce),
+                Buffer::Input,
+            ) if offset < p => value(offset),
+            (Some(CollectiveKind::Broadcast), Buffer::Input) if offset < p && rank == self.root => {
                 value(offset)
             }
             (None, Buffer::Input) if offset < p => value(rank * p + offset),
@@ -180,7 +200,10 @@ impl Semantics {
     pub(super) fn expected(&self, rank: Node) -> Vec<(usize, usize)> {
         let (n, p, c) = (self.ranks, self.chunks, self.share());
         match self.kind {
-            Some(CollectiveKind::Allgather | CollectiveKind::Allreduce) => (0..p).map(|j| (j, j)).collect(),
+            Some(CollectiveKind::Allgather | CollectiveKind::Allreduce | CollectiveKind::Broadcast) => {
+                (0..p).map(|j| (j, j)).collect()
+            }
+            Some(CollectiveKind::Reduce) if rank == self.root => (0..p).map(|j| (j, j)).collect(),
             Some(CollectiveKind::Alltoall) => (0..p).map(|j| (j, (rank * n + j / c) * c + j % c)).collect(),
             Some(CollectiveKind::ReduceScatter) => (0..c).map(|j| (j, rank * c + j)).collect(),
             _ => Vec::new(),
@@ -193,6 +216,7 @@ impl Semantics {
         match self.kind {
             Some(CollectiveKind::Allgather) => Ranks::one(n, chunk / c),
             Some(CollectiveKind::Alltoall) => Ranks::one(n, chunk / c % n),
+            Some(CollectiveKind::Broadcast) => Ranks::one(n, self.root),
             _ => Ranks::all(n),
         }
     }

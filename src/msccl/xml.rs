@@ -150,6 +150,11 @@ pub struct Algo {
     pub outofplace: Option<bool>,
     /// `minBytes`, `maxBytes`, when given.
     pub bytes: Option<(u64, u64)>,
+    /// `root`, commsched's for a rooted collective (runtimes ignore it, docs/msccl.md).
+    pub root: Option<usize>,
+    /// `timing="step-index"`, commsched's: a send leaves no earlier than step `s + 1`, the
+    /// synthesised timing (docs/msccl.md, "Timing"); runtimes ignore it.
+    pub timed_by_index: bool,
     /// The ranks.
     pub gpus: Vec<Gpu>,
 }
@@ -306,7 +311,14 @@ pub fn parse(text: &str, file: &str) -> Result<Algo, InputError> {
         (None, None) => None,
         _ => Some((algo.count("minBytes")? as u64, algo.count("maxBytes")? as u64)),
     };
+    let timed_by_index = match algo.node.attribute("timing").map(str::trim) {
+        None | Some("earliest") => false,
+        Some("step-index") => true,
+        Some(v) => return Err(algo.error("timing", format!("`{v}` is not `step-index` or `earliest`"))),
+    };
     Ok(Algo {
+        root: algo.optional_count("root")?,
+        timed_by_index,
         name: algo.node.attribute("name").unwrap_or_default().to_string(),
         coll: algo.node.attribute("coll").map(str::to_string),
         ngpus: algo.optional_count("ngpus")?.unwrap_or(gpus.len()),

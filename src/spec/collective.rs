@@ -55,9 +55,10 @@ impl CollectiveKind {
         }
     }
 
-    /// Parses a collective's name (`reduce_scatter`, MSCCL's spelling, too).
+    /// Parses a collective's name (`reduce_scatter`, msccl-tools' spelling, and
+    /// `reducescatter`, the MSCCL runtime's, too).
     pub fn parse(s: &str) -> Option<Self> {
-        let s = if s == "reduce_scatter" { "reduce-scatter" } else { s };
+        let s = if matches!(s, "reduce_scatter" | "reducescatter") { "reduce-scatter" } else { s };
         Self::ALL.into_iter().find(|k| k.name() == s)
     }
 

@@ -1463,3 +1463,27 @@ fn check_xml_tells_a_wrong_algorithm_from_a_malformed_file() {
         assert!(violation.starts_with("does not run: gpu[") && violation.contains(needle), "{violation}");
     }
 }
+
+/// Small frictions of the answer line: `bounds` names its answer once, `solve` and `check` of a
+/// collective print R and R/C beside the length, and an exact method on an allreduce names the
+/// collective encoder's reason first, the encoders of other problems only by name.
+#[test]
+fn answers_name_rounds_once_and_the_useful_reason_first() {
+    let (code, stdout, _) = run(&["bounds", "instances/sccl/ring4-allgather.toml"]);
+    assert_eq!(code, 0);
+    assert!(stdout.starts_with("ring4-allgather: bounds ["), "{stdout}");
+    let (code, stdout, _) = run(&["solve", "instances/sccl/ring4-allgather.toml", "--method", "ring"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("length 3, R = 3, R/C = 3, lower bound 2"), "{stdout}");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("ar.toml");
+    std::fs::write(&file, "problem = \"allreduce\"\nnetwork = \"ring:4\"\n[model]\nkind = \"collective\"\n")
+        .unwrap();
+    let (code, _, stderr) = run(&["solve", file.to_str().unwrap(), "--method", "ilp"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("exact does not apply: collective: allreduce has no non-combining dual to encode"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("(the other encoders, total-exchange, gossip,"), "{stderr}");
+}

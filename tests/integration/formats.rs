@@ -120,7 +120,7 @@ fn transmissions(sched: &Schedule) -> Vec<(usize, usize, Vec<usize>)> {
 /// step-index reading gives back exactly.
 fn round_trip(inst: &Instance, sched: Schedule) -> String {
     let accepted = checker::accept(inst, sched, Producer::User("test".into())).unwrap();
-    let xml = msccl::to_xml(inst, accepted.schedule()).unwrap();
+    let xml = msccl::to_xml(inst, accepted.schedule(), Default::default()).unwrap();
     let read = |reading| msccl::import(&xml, "x.xml", inst, reading, None).unwrap();
     let (by_index, by_runtime) = (read(msccl::Reading::StepIndex), read(msccl::Reading::Runtime));
     assert_eq!(by_runtime.violations, []);
@@ -177,13 +177,13 @@ fn packets_of_several_runs_take_several_channels() {
     let (_, inst) = instance("instances/004/path3.toml");
     // m_0(1) ends at node 1 (output chunk 0) while m_0(2) goes on (scratch): two buffers.
     let sched = Schedule::StoreForward(vec![vec![Transmission { from: 0, to: 1, tokens: vec![1, 2] }]]);
-    let xml = msccl::to_xml(&inst, &sched).unwrap();
+    let xml = msccl::to_xml(&inst, &sched, Default::default()).unwrap();
     assert!(xml.contains("nchannels=\"2\""), "{xml}");
     assert!(xml.contains("<tb id=\"1\" send=\"1\" recv=\"-1\" chan=\"1\">"), "{xml}");
     let back = msccl::import(&xml, "x.xml", &inst, msccl::Reading::StepIndex, None).unwrap();
     assert_eq!(canonical(&back.schedule), [[(0, 1, vec![1, 2])]]);
     let (_, bufferless) = instance("instances/000/ula6-fig1.toml");
-    let err = msccl::to_xml(&bufferless, &Schedule::Virtual(Vec::new())).unwrap_err();
+    let err = msccl::to_xml(&bufferless, &Schedule::Virtual(Vec::new()), Default::default()).unwrap_err();
     assert!(err.to_string().contains("has no MSCCL collective"), "{err}");
 }
 

@@ -36,6 +36,7 @@ mod itineraries;
 mod layers;
 mod models;
 mod msccl_corpus;
+mod msccl_export;
 mod reductions;
 mod report;
 mod scatter_gather;

@@ -421,20 +421,26 @@ pub static ENCODERS: &[EncoderEntry] = &[
     collective::ENTRY,
 ];
 
-/// The registered encoder for the instance, or [`Error::NotApplicable`] with every entry's
-/// reason.
+/// The registered encoder for the instance, or [`Error::NotApplicable`] naming first why the
+/// encoders of the instance's problem refuse it, then the encoders of other problems by name.
 pub fn encoder_for(instance: &Instance) -> Result<(&'static EncoderEntry, Box<dyn Encoder + '_>)> {
-    let mut reasons = Vec::new();
+    let (mut reasons, mut others) = (Vec::new(), Vec::new());
     for entry in ENCODERS {
         match entry.applicability.check(instance) {
             Ok(()) => return Ok((entry, (entry.build)(instance))),
+            Err(r) if r.starts_with("it solves ") => others.push(entry.name),
             Err(r) => reasons.push(format!("{}: {r}", entry.name)),
         }
     }
-    Err(Error::NotApplicable {
-        method: "exact".into(),
-        reason: format!("no exact encoder applies ({})", reasons.join("; ")),
-    })
+    let mut reason = if reasons.is_empty() {
+        format!("no exact encoder solves {}", instance.problem.name())
+    } else {
+        reasons.join("; ")
+    };
+    if !others.is_empty() {
+        reason += &format!(" (the other encoders, {}, solve other problems)", others.join(", "));
+    }
+    Err(Error::NotApplicable { method: "exact".into(), reason })
 }
 
 #[cfg(test)]
