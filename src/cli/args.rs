@@ -271,7 +271,8 @@ pub enum Command {
         certificate: Option<PathBuf>,
     },
     /// Re-check a certificate folder written by `solve --certificate`: the hashes, the witness,
-    /// the lower bound or the CNF (re-encoded) and its proof. Exit 0 if valid, 1 if not.
+    /// the lower bound or the CNF (re-encoded) and its proof; on a folder of such folders (`pareto
+    /// --certificate`), every one of them. Exit 0 if valid, 1 if not.
     Verify {
         /// The folder.
         dir: PathBuf,

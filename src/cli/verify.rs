@@ -1,23 +1,51 @@
-//! `verify DIR`: re-checks a certificate folder from its files alone.
+//! `verify DIR`: re-checks a certificate folder from its files alone; a folder of certificate
+//! folders (what `pareto --certificate` writes, one per point and per refuted budget) has each of
+//! them re-checked.
 
 use super::io_err;
 use commsched::error::Result;
 use commsched::folder;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// `verify DIR`: every failure on its own line, exit 1 if there is any.
 pub(super) fn verify(dir: &Path, out: &mut dyn Write) -> Result<u8> {
-    let failures = folder::verify(dir);
-    let text = if failures.is_empty() {
-        format!("{}: valid certificate\n", dir.display())
-    } else {
-        let mut t = format!("{}: invalid certificate\n", dir.display());
-        for f in &failures {
-            t += &format!("  {f}\n");
+    let points = certificate_subfolders(dir);
+    let folders = if points.is_empty() { vec![dir.to_path_buf()] } else { points };
+    let mut text = String::new();
+    let mut invalid = 0;
+    for folder in &folders {
+        let failures = folder::verify(folder);
+        if failures.is_empty() {
+            text += &format!("{}: valid certificate\n", folder.display());
+        } else {
+            invalid += 1;
+            text += &format!("{}: invalid certificate\n", folder.display());
+            for f in &failures {
+                text += &format!("  {f}\n");
+            }
         }
-        t
-    };
+    }
+    if folders.len() > 1 {
+        text += &format!(
+            "{}: {} of {} certificate folders valid\n",
+            dir.display(),
+            folders.len() - invalid,
+            folders.len()
+        );
+    }
     out.write_all(text.as_bytes()).map_err(io_err("<stdout>"))?;
-    Ok(if failures.is_empty() { 0 } else { 1 })
+    Ok(if invalid == 0 { 0 } else { 1 })
+}
+
+/// The subfolders of `dir` that hold a manifest, in name order, when `dir` holds none itself.
+fn certificate_subfolders(dir: &Path) -> Vec<PathBuf> {
+    if dir.join(folder::MANIFEST).exists() {
+        return Vec::new();
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut folders: Vec<PathBuf> =
+        entries.flatten().map(|e| e.path()).filter(|p| p.join(folder::MANIFEST).is_file()).collect();
+    folders.sort();
+    folders
 }

@@ -562,6 +562,32 @@ fn the_default_build_refutes_dgx1_allgather_at_two_steps_with_a_checked_proof() 
     }
 }
 
+/// `verify` on the root of a frontier folder (`pareto --certificate`) re-checks every point's
+/// folder, one line each, and exits 1 naming the point whose schedule was tampered with.
+#[test]
+fn verify_rechecks_every_point_of_a_frontier_folder() {
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("frontier");
+    let d = dir.to_str().unwrap();
+    let (code, _, stderr) =
+        run(&["pareto", "allgather", "--network", "ring:4", "--max-chunks", "2", "--certificate", d]);
+    assert_eq!(code, 0, "{stderr}");
+    let (code, stdout, _) = run(&["verify", d]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(
+        stdout.contains("c1-r2: valid certificate") && stdout.contains("c2-r3: valid certificate"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("2 of 2 certificate folders valid"), "{stdout}");
+    std::fs::write(dir.join("c1-r2").join("schedule.json"), "{}").unwrap();
+    let (code, stdout, _) = run(&["verify", d]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("c1-r2: invalid certificate") && stdout.contains("1 of 2 certificate folders valid"),
+        "{stdout}"
+    );
+}
+
 /// An interrupted SAT search leaves no proofs behind: `solve` on prefix on fat-tree:16 under
 /// w = 1 (minutes of CaDiCaL) gets SIGINT once its first temporary proof directory exists, and
 /// exits with 130, the directory removed.
