@@ -165,7 +165,7 @@ impl Baseline {
 
 /// The ranks of `members` in a ring: from the first, each followed by the nearest member not yet
 /// in the ring (fewest links, the widest first among equals).
-pub fn ring_order(routes: &mut Routes, members: &[usize]) -> Vec<usize> {
+pub fn ring_order(routes: &Routes, members: &[usize]) -> Vec<usize> {
     let mut wanted = vec![false; routes.out.len()];
     members.iter().for_each(|&v| wanted[v] = true);
     let mut order = Vec::with_capacity(members.len());

@@ -220,7 +220,9 @@ fn bad_requests_are_refused_with_exit_2() {
 
 /// A random fabric: compute nodes on a ring (so that every shard can reach everyone), switches,
 /// and random links of bandwidth 1/2 to 2, one way between compute nodes, both ways at a switch.
-fn fabric_strategy() -> impl Strategy<Value = Fabric> {
+/// Compute node i is named `b{i mod 2}.g{i}`, two boxes for the hierarchical ring of the
+/// registered algorithms (baselines.rs).
+pub(super) fn fabric_strategy() -> impl Strategy<Value = Fabric> {
     (2usize..5, 0usize..3)
         .prop_flat_map(|(c, s)| {
             let n = c + s;
@@ -233,7 +235,7 @@ fn fabric_strategy() -> impl Strategy<Value = Fabric> {
         .prop_map(|((c, s), extra, ring)| {
             let mut b = FabricBuilder::default();
             for i in 0..c {
-                b.node(format!("g{i}"), NodeKind::Compute);
+                b.node(format!("b{}.g{i}", i % 2), NodeKind::Compute);
             }
             for i in 0..s {
                 b.node(format!("s{i}"), NodeKind::Switch);

@@ -4,11 +4,12 @@
 //! no algorithm beats the certified optimum on random fabrics; `solve --method` and `algbw`
 //! report the checked values.
 
+use super::bandwidth::fabric_strategy;
 use super::cli::run;
 use commsched::bandwidth::baseline::Baseline;
 use commsched::bandwidth::{Answer, optimise};
 use commsched::checker::packing::check_packing;
-use commsched::spec::fabric::{Fabric, FabricBuilder, NodeKind, load};
+use commsched::spec::fabric::{Fabric, load};
 use commsched::spec::packing::BandwidthCollective;
 use num_rational::BigRational;
 use proptest::prelude::*;
@@ -72,36 +73,6 @@ fn on_ndv2x2_no_algorithm_beats_the_optimum() {
     assert!(times.iter().all(|t| t >= &best), "{times:?} vs {best}");
     let hierarchical = &times[1];
     assert!(times.iter().all(|t| t >= hierarchical), "{times:?}");
-}
-
-/// A random fabric as the optimiser's property draws them: compute nodes on a ring, switches
-/// linked both ways, random bandwidths.
-fn fabric_strategy() -> impl Strategy<Value = Fabric> {
-    (2usize..6, 0usize..3)
-        .prop_flat_map(|(c, s)| {
-            let n = c + s;
-            (Just((c, s)), proptest::collection::vec((0..n, 0..n, 1u32..5), 0..3 * n))
-        })
-        .prop_map(|((c, s), extra)| {
-            let mut b = FabricBuilder::default();
-            for i in 0..c {
-                b.node(format!("b{}.g{i}", i % 2), NodeKind::Compute);
-            }
-            for i in 0..s {
-                b.node(format!("s{i}"), NodeKind::Switch);
-            }
-            for i in 0..c {
-                b.link(i, (i + 1) % c, q(1, 1), 0.0).ok();
-            }
-            for (u, v, bw) in extra {
-                if u < c && v < c {
-                    b.link(u, v, q(bw.into(), 2), 0.0).ok();
-                } else if u != v {
-                    b.duplex(u, v, &q(bw.into(), 2), 0.0).ok();
-                }
-            }
-            b.build("random").unwrap()
-        })
 }
 
 proptest! {
