@@ -50,5 +50,6 @@ pub mod proof;
 pub mod rng;
 pub mod spec;
 pub mod svg;
+pub mod tune;
 
 pub use error::{Error, InputError, Result};

@@ -140,6 +140,18 @@ pub struct Metrics {
     pub extra: Vec<(String, String)>,
 }
 
+impl Metrics {
+    /// The model-specific extra named `key` (`rounds`, `bandwidth cost R/C`, …).
+    pub fn value(&self, key: &str) -> Option<&str> {
+        self.extra.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+    }
+
+    /// R, the rounds a collective schedule uses, as the collective checker measures them.
+    pub fn rounds(&self) -> Option<u64> {
+        self.value("rounds")?.parse().ok()
+    }
+}
+
 /// What the checker measured on an admissible schedule: its length and metrics. Only this
 /// module can build one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

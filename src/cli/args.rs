@@ -221,7 +221,8 @@ pub enum Command {
     /// Describe a network: nodes, links with their bandwidths, switch groups and diameter;
     /// with --out, draw it as SVG.
     Topology {
-        /// A network as `gen --network` takes it (dgx1, ring:8, hub-and-spoke:4, topo.json).
+        /// A network as `gen --network` takes it (dgx1, ring:8, hub-and-spoke:4, topo.json, a
+        /// machine at scale such as ndv2x4), or an instance file (*.toml) for its network.
         network: String,
         /// Draw the network into this SVG file.
         #[arg(long)]
@@ -269,6 +270,61 @@ pub enum Command {
         /// directory (`verify` re-checks each).
         #[arg(long)]
         certificate: Option<PathBuf>,
+        /// Write every point as MSCCL XML under this directory, `cC-rR.xml` (`check FILE.xml
+        /// --network NET` gives back its S and R).
+        #[arg(long)]
+        xml: Option<PathBuf>,
+        /// What the XML files ask of the runtime.
+        #[command(flatten)]
+        xml_args: XmlArgs,
+    },
+    /// For each message size, the cheapest of every certified Pareto point and every registered
+    /// algorithm under the α–β cost base + α·S + (M/d/C)·R/b (docs/spec.md §4.6), with its
+    /// time, algbw, busbw, the lower bound and the gap; the byte ranges over which each is the
+    /// cheapest, and with --xml the MSCCL algorithm set that a runtime loads.
+    Tune {
+        /// A collective (allgather, alltoall, broadcast, …) with --network, or a collective
+        /// instance file (*.toml).
+        target: String,
+        /// The network, as `gen --network` takes it (dgx1, amd4, topo.json, ...).
+        #[arg(long)]
+        network: Option<String>,
+        /// The root of a broadcast, scatter or gather (default 0).
+        #[arg(long)]
+        root: Option<usize>,
+        /// The message sizes (MSCCL's bytes, nccl-tests' size): a list `1K,1M,4G` or every power
+        /// of two in a range `1K..4G`.
+        #[arg(long, default_value = "1K..4G")]
+        sizes: String,
+        /// α, the latency of one step in µs (default: the preset's per-hop latency).
+        #[arg(long)]
+        alpha: Option<f64>,
+        /// b, GB/s of a link of bandwidth 1 (one NVLink lane of the dgx1 topology: 25).
+        #[arg(long, default_value_t = 25.0)]
+        bandwidth: f64,
+        /// NCCL's latency constants (src/graph/tuning.cc, ring, NVLink): nccl-simple, nccl-ll128,
+        /// nccl-ll, or none (no base latency; --alpha required).
+        #[arg(long, default_value = "nccl-simple")]
+        preset: String,
+        /// The largest C of the Pareto walk and of the algorithms.
+        #[arg(long, default_value_t = 6)]
+        max_chunks: usize,
+        /// The exact method of the walk: exact, ilp, smt or sat.
+        #[arg(long, default_value = "exact")]
+        method: String,
+        /// Limits of the walk's decisions.
+        #[command(flatten)]
+        limits: Limits,
+        /// Write the chosen schedules here as an MSCCL algorithm set: one file per range, its
+        /// minBytes/maxBytes the range (the last maxBytes="0": every larger size).
+        #[arg(long)]
+        xml: Option<PathBuf>,
+        /// What the XML files ask of the runtime.
+        #[command(flatten)]
+        xml_args: XmlArgs,
+        /// Draw algbw against size (log scale) with the bound, as SVG.
+        #[arg(long)]
+        plot: Option<PathBuf>,
     },
     /// Re-check a certificate folder written by `solve --certificate`: the hashes, the witness,
     /// the lower bound or the CNF (re-encoded) and its proof; on a folder of such folders (`pareto
@@ -459,10 +515,10 @@ pub enum RatioFamily {
 /// What an exported MSCCL XML file asks of the runtime (docs/msccl.md, "The mapping").
 #[derive(Debug, Clone, Args)]
 pub struct XmlArgs {
-    /// With --out FILE.xml: the protocol the runtime runs it with (Simple, LL, LL128).
+    /// MSCCL XML output: the protocol the runtime runs it with (Simple, LL, LL128).
     #[arg(long, default_value = "Simple", value_parser = parse_proto)]
     pub proto: Proto,
-    /// With --out FILE.xml: refuse a schedule whose file needs more thread blocks on some rank
+    /// MSCCL XML output: refuse a schedule whose file needs more thread blocks on some rank
     /// (export uses as few as the schedule's connections allow).
     #[arg(long, value_name = "N")]
     pub max_thread_blocks: Option<usize>,
@@ -471,7 +527,7 @@ pub struct XmlArgs {
 impl XmlArgs {
     /// The export options.
     pub fn options(&self) -> XmlOptions {
-        XmlOptions { proto: self.proto, max_thread_blocks: self.max_thread_blocks }
+        XmlOptions { proto: self.proto, max_thread_blocks: self.max_thread_blocks, bytes: None }
     }
 }
 

@@ -18,10 +18,10 @@ use commsched::spec::io::{load_instance, load_schedule};
 use commsched::spec::{Instance, Model, Problem, Schedule};
 use serde::Serialize;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The backend an exact `--method` names (`exact`: the encoder's measured first).
-fn exact_backend(method: &str, inst: &Instance) -> Result<BackendKind> {
+pub(super) fn exact_backend(method: &str, inst: &Instance) -> Result<BackendKind> {
     let choice = exact_choice(method).ok_or_else(|| {
         InputError::new(
             "<flags>",
@@ -110,8 +110,9 @@ pub struct Files<'a> {
 /// `solve FILE --steps S [--rounds R]`: is there a schedule of at most S steps (within R
 /// rounds)? A feasible answer is a checked witness, an infeasible one names its evidence. With
 /// `--complete SCHEDULE --keep K`, is there one that keeps the first K steps of SCHEDULE?
+/// The instance comes with the file (or problem name) it was read from, for errors.
 pub fn decide(
-    instance: &Path,
+    (inst, instance): (&Instance, &Path),
     method: &str,
     Question { steps, rounds, complete }: Question<'_>,
     limits: &Limits,
@@ -119,7 +120,7 @@ pub fn decide(
     format: Format,
     out: &mut dyn Write,
 ) -> Result<u8> {
-    let mut inst = load_instance(instance)?;
+    let mut inst = inst.clone();
     if let Some(r) = rounds {
         if !matches!(inst.model, Model::Collective { .. }) {
             return Err(InputError::new(
@@ -220,6 +221,8 @@ struct PointJson {
     /// could dominate it).
     pareto: Option<bool>,
     folder: Option<String>,
+    /// Its MSCCL file, with `--xml`.
+    xml: Option<String>,
 }
 
 /// One refuted (C, R) of `pareto --format json`.
@@ -251,6 +254,45 @@ struct ParetoJson<'a> {
     seconds: f64,
 }
 
+/// The collective a walk starts from: an instance file (`*.toml`), or a collective's name with
+/// `--network` (and `--root`), at C = 1; refused unless it is of the collective model. `what`
+/// names the command's work in the errors.
+pub(super) fn collective_base(
+    target: &str,
+    network: Option<&str>,
+    root: Option<usize>,
+    what: &str,
+) -> Result<Instance> {
+    let base = if target.ends_with(".toml") {
+        load_instance(Path::new(target))?
+    } else {
+        let network = network.ok_or_else(|| {
+            InputError::new(
+                "<flags>",
+                "--network",
+                "a collective's name needs --network (or give an instance file)",
+            )
+        })?;
+        let spec = GenArgs {
+            problem: target.to_string(),
+            network: network.to_string(),
+            root,
+            chunks: Some(1),
+            ..GenArgs::default()
+        };
+        generate(&spec)?
+    };
+    if !matches!(base.model, Model::Collective { .. }) {
+        return Err(InputError::new(
+            &base.name,
+            "problem",
+            format!("{what} needs a collective of the collective model"),
+        )
+        .into());
+    }
+    Ok(base)
+}
+
 /// The arguments of `pareto`.
 pub struct ParetoArgs<'a> {
     /// An instance file, or a collective's name with `network`.
@@ -261,37 +303,14 @@ pub struct ParetoArgs<'a> {
     pub method: &'a str,
     pub limits: &'a Limits,
     pub certificate: Option<&'a Path>,
+    /// Write each point as MSCCL XML under this directory, `c{C}-r{R}.xml`.
+    pub xml: Option<&'a Path>,
+    pub xml_options: XmlOptions,
 }
 
 /// `pareto`: SCCL's frontier of a collective, each point with its certificate.
 pub fn pareto(args: &ParetoArgs<'_>, format: Format, out: &mut dyn Write) -> Result<u8> {
-    let base = if args.target.ends_with(".toml") {
-        load_instance(Path::new(args.target))?
-    } else {
-        let network = args.network.ok_or_else(|| {
-            InputError::new(
-                "<flags>",
-                "--network",
-                "a collective's name needs --network (or give an instance file)",
-            )
-        })?;
-        let spec = GenArgs {
-            problem: args.target.to_string(),
-            network: network.to_string(),
-            root: args.root,
-            chunks: Some(1),
-            ..GenArgs::default()
-        };
-        generate(&spec)?
-    };
-    if !matches!(base.model, Model::Collective { .. }) {
-        return Err(InputError::new(
-            &base.name,
-            "problem",
-            "the Pareto walk needs a collective of the collective model",
-        )
-        .into());
-    }
+    let base = collective_base(args.target, args.network, args.root, "the Pareto walk")?;
     if args.max_chunks == 0 {
         return Err(InputError::new("<flags>", "--max-chunks", "at least 1").into());
     }
@@ -304,24 +323,48 @@ pub fn pareto(args: &ParetoArgs<'_>, format: Format, out: &mut dyn Write) -> Res
     };
     let start = std::time::Instant::now();
     let walk = pareto::walk(&base, &options, &mut folder::write_settled)?;
+    let files = match args.xml {
+        Some(dir) => point_files(dir, &base, &walk, args.xml_options)?,
+        None => Vec::new(),
+    };
     let seconds = start.elapsed().as_secs_f64();
     let text = match format {
         Format::Json => {
-            serde_json::to_string_pretty(&to_json(&base, backend, &walk, seconds))
+            serde_json::to_string_pretty(&to_json(&base, backend, &walk, &files, seconds))
                 .expect("the walk serialises")
                 + "\n"
         }
-        _ => to_text(&base, backend, &walk, seconds),
+        _ => to_text(&base, backend, &walk, &files, seconds),
     };
     out.write_all(text.as_bytes()).map_err(io_err("<stdout>"))?;
     Ok(if walk.stop.is_some() { super::STOPPED } else { 0 })
+}
+
+/// Writes every point of the walk as MSCCL XML, `dir/c{C}-r{R}.xml`, each a schedule of the
+/// instance at (C, R) that export keeps with its S and R under the runtime reading.
+fn point_files(dir: &Path, base: &Instance, walk: &Walk, options: XmlOptions) -> Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir).map_err(io_err(&dir.display().to_string()))?;
+    walk.points
+        .iter()
+        .map(|p| {
+            let path = dir.join(format!("c{}-r{}.xml", p.chunks, p.rounds));
+            write_schedule(&path, &pareto::at(base, p.chunks, p.rounds), p.checked.schedule(), options)?;
+            Ok(path)
+        })
+        .collect()
 }
 
 fn folder_name(dir: &Option<std::path::PathBuf>) -> Option<String> {
     dir.as_ref().map(|d| d.display().to_string())
 }
 
-fn to_json<'a>(base: &'a Instance, backend: BackendKind, walk: &Walk, seconds: f64) -> ParetoJson<'a> {
+fn to_json<'a>(
+    base: &'a Instance,
+    backend: BackendKind,
+    walk: &Walk,
+    files: &[PathBuf],
+    seconds: f64,
+) -> ParetoJson<'a> {
     ParetoJson {
         instance: &base.name,
         method: backend.name(),
@@ -331,7 +374,8 @@ fn to_json<'a>(base: &'a Instance, backend: BackendKind, walk: &Walk, seconds: f
         points: walk
             .points
             .iter()
-            .map(|p| PointJson {
+            .enumerate()
+            .map(|(i, p)| PointJson {
                 steps: p.steps(),
                 rounds: p.rounds,
                 chunks: p.chunks,
@@ -343,6 +387,7 @@ fn to_json<'a>(base: &'a Instance, backend: BackendKind, walk: &Walk, seconds: f
                     Frontier::Unsettled => None,
                 },
                 folder: folder_name(&p.folder),
+                xml: files.get(i).map(|f| f.display().to_string()),
             })
             .collect(),
         refuted: walk
@@ -362,7 +407,7 @@ fn to_json<'a>(base: &'a Instance, backend: BackendKind, walk: &Walk, seconds: f
     }
 }
 
-fn to_text(base: &Instance, backend: BackendKind, walk: &Walk, seconds: f64) -> String {
+fn to_text(base: &Instance, backend: BackendKind, walk: &Walk, files: &[PathBuf], seconds: f64) -> String {
     let mut t = format!(
         "{}: Pareto walk with {}, R/C ≥ {} ({})\n",
         base.name,
@@ -385,6 +430,9 @@ fn to_text(base: &Instance, backend: BackendKind, walk: &Walk, seconds: f64) -> 
             },
             p.certificate
         );
+    }
+    if let Some(dir) = files.first().and_then(|f| f.parent()) {
+        t += &format!("MSCCL XML of every point written to {} (cC-rR.xml)\n", dir.display());
     }
     for r in &walk.refuted {
         t += &format!("refuted (C, R) = ({}, {}): {}\n", r.chunks, r.rounds, r.refutation);

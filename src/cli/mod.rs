@@ -20,15 +20,17 @@ mod solve;
 mod summary;
 mod sweep;
 mod topology;
+mod tune;
 mod verify;
 
-use args::{BackendArg, Cli, Command, Format, Limits};
+use args::{BackendArg, Cli, Command, Format, GenArgs, Limits};
 use commsched::compare::ratios::RatioOptions;
 use commsched::compare::{Algorithms, AssessOptions};
 use commsched::error::{Error, InputError, Result};
 use commsched::exact::{self, BackendChoice, BackendKind, SolveOptions};
 use commsched::heuristics;
-use commsched::spec::io::instance_to_toml;
+use commsched::spec::Instance;
+use commsched::spec::io::{instance_to_toml, load_instance};
 use commsched::spec::limits::Resource;
 use std::io::Write;
 use std::path::Path;
@@ -86,6 +88,38 @@ pub fn run(cli: Cli) -> Result<u8> {
             };
             bandwidth::solve(&args, format, &mut out)
         }
+        Command::Tune {
+            target,
+            network,
+            root,
+            sizes,
+            alpha,
+            bandwidth,
+            preset,
+            max_chunks,
+            method,
+            limits,
+            xml,
+            xml_args,
+            plot,
+        } => {
+            let args = tune::TuneArgs {
+                target: &target,
+                network: network.as_deref(),
+                root,
+                sizes: &sizes,
+                alpha,
+                bandwidth,
+                preset: &preset,
+                max_chunks,
+                method: &method,
+                limits: &limits,
+                xml: xml.as_deref(),
+                xml_options: xml_args.options(),
+                plot: plot.as_deref(),
+            };
+            tune::tune(&args, format, &mut out)
+        }
         Command::Solve {
             instance,
             method,
@@ -115,8 +149,9 @@ pub fn run(cli: Cli) -> Result<u8> {
                 certificate: certificate.as_deref(),
             };
             let question = decide::Question { steps, rounds, complete: complete.as_deref().zip(keep) };
-            let method = required_method(method, network.as_deref())?;
-            decide::decide(&instance, &method, question, &limits, files, format, &mut out)
+            let inst = solve_target(&instance, network.as_deref())?;
+            let method = required_method(method)?;
+            decide::decide((&inst, &instance), &method, question, &limits, files, format, &mut out)
         }
         Command::Algbw { collective, network, bandwidth: default_bandwidth, timeout } => {
             let timeout = timeout_flag(timeout)?;
@@ -125,7 +160,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Topology { network, out: svg } => {
             topology::topology(&network, svg.as_deref(), format, &mut out)
         }
-        Command::Pareto { target, network, root, max_chunks, method, limits, certificate } => {
+        Command::Pareto { target, network, root, max_chunks, method, limits, certificate, xml, xml_args } => {
             let args = decide::ParetoArgs {
                 target: &target,
                 network: network.as_deref(),
@@ -134,6 +169,8 @@ pub fn run(cli: Cli) -> Result<u8> {
                 method: &method,
                 limits: &limits,
                 certificate: certificate.as_deref(),
+                xml: xml.as_deref(),
+                xml_options: xml_args.options(),
             };
             decide::pareto(&args, format, &mut out)
         }
@@ -155,8 +192,9 @@ pub fn run(cli: Cli) -> Result<u8> {
                 certificate: certificate.as_deref(),
                 incumbent: incumbent.as_deref(),
             };
-            let method = required_method(method, network.as_deref())?;
-            solve::solve(&instance, &method, &limits, files, format, &mut out)
+            let inst = solve_target(&instance, network.as_deref())?;
+            let method = required_method(method)?;
+            solve::solve(&inst, &instance, &method, &limits, files, format, &mut out)
         }
         Command::Verify { dir } => verify::verify(&dir, &mut out),
         Command::Export { paths, backend, out: dir, horizon, max_vars } => {
@@ -226,17 +264,8 @@ pub fn run(cli: Cli) -> Result<u8> {
     }
 }
 
-/// `solve`'s `--method`, which every model but the bandwidth model needs; `--network` belongs to
-/// the bandwidth model (an instance file names its own network).
-fn required_method(method: Option<String>, network: Option<&str>) -> Result<String> {
-    if network.is_some() {
-        return Err(InputError::new(
-            "<flags>",
-            "--network",
-            "goes with --model bandwidth; an instance file names its network (`commsched gen` writes one)",
-        )
-        .into());
-    }
+/// `solve`'s `--method`, which every model but the bandwidth model needs.
+fn required_method(method: Option<String>) -> Result<String> {
     method.ok_or_else(|| {
         InputError::new(
             "<flags>",
@@ -245,6 +274,23 @@ fn required_method(method: Option<String>, network: Option<&str>) -> Result<Stri
         )
         .into()
     })
+}
+
+/// The instance `solve` works on: an instance file, or with `--network` a problem's name that
+/// `gen` turns into one with its defaults (`solve allgather --network dgx1`: C = 1, no round
+/// budget; `commsched gen` writes other instances).
+fn solve_target(target: &Path, network: Option<&str>) -> Result<Instance> {
+    let Some(network) = network else { return Ok(load_instance(target)?) };
+    let problem = target.display().to_string();
+    if problem.ends_with(".toml") {
+        return Err(InputError::new(
+            "<flags>",
+            "--network",
+            "an instance file names its own network: --network goes with a problem's name (allgather, gossip, ...) or with --model bandwidth",
+        )
+        .into());
+    }
+    generate::generate(&GenArgs { problem, network: network.to_string(), ..GenArgs::default() })
 }
 
 /// Refuses a `--format` a command cannot honour, naming the flag: `csv` is a report table,
@@ -260,6 +306,7 @@ fn refuse_format(command: &Command, format: Format) -> Result<()> {
         Command::Bounds { .. } => ("bounds", &[Format::Text, Format::Json, Format::Markdown]),
         Command::Solve { .. } => ("solve", &[Format::Text, Format::Json, Format::Markdown]),
         Command::Pareto { .. } => ("pareto", &[Format::Text, Format::Json]),
+        Command::Tune { .. } => ("tune", &[Format::Text, Format::Json, Format::Csv]),
         Command::Topology { .. } => ("topology", &[Format::Text, Format::Json]),
         Command::Algbw { .. } => ("algbw", &[Format::Text, Format::Json]),
         Command::List => ("list", &[Format::Text, Format::Json, Format::Markdown]),

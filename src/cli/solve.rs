@@ -11,7 +11,7 @@ use commsched::compare::{Assessment, Attached, Status, assess};
 use commsched::error::{InputError, Result};
 use commsched::folder;
 use commsched::msccl::{self, XmlOptions, load_schedule};
-use commsched::spec::io::{is_xml, load_instance, schedule_to_json};
+use commsched::spec::io::{is_xml, schedule_to_json};
 use commsched::spec::{Instance, Schedule};
 use std::io::Write;
 use std::path::Path;
@@ -27,6 +27,7 @@ pub(super) struct SolveFiles<'a> {
 }
 
 pub(super) fn solve(
+    inst: &Instance,
     instance: &Path,
     method: &str,
     limits: &Limits,
@@ -35,7 +36,6 @@ pub(super) fn solve(
     out: &mut dyn Write,
 ) -> Result<u8> {
     let SolveFiles { out: file, xml, certificate: certificate_dir, incumbent } = files;
-    let inst = load_instance(instance)?;
     let mut options = assess_options(method, limits)?;
     if incumbent.is_some() && options.exact.is_none() {
         return Err(InputError::new(
@@ -49,7 +49,7 @@ pub(super) fn solve(
     }
     let incumbent_file = incumbent.map(|path| path.display().to_string());
     let incumbent = match incumbent {
-        Some(path) => Some(load_schedule(path, &inst)?),
+        Some(path) => Some(load_schedule(path, inst)?),
         None => None,
     };
     if let Some(dir) = certificate_dir {
@@ -58,7 +58,7 @@ pub(super) fn solve(
     }
     let start = std::time::Instant::now();
     let attached = Attached { incumbent: incumbent_file.as_deref().zip(incumbent), ..Attached::default() };
-    let a = assess(&inst, attached, &options).map_err(in_file(instance))?;
+    let a = assess(inst, attached, &options).map_err(in_file(instance))?;
     let seconds = start.elapsed().as_secs_f64();
     let label = match &a.exact {
         Some(e) => match (&e.answer, incumbent_name(&a)) {
@@ -76,13 +76,13 @@ pub(super) fn solve(
         summary = summary.measured(best.metrics());
     }
     if let (Some(path), Some(best)) = (file, &a.best) {
-        write_schedule(path, &inst, best.schedule(), xml).map_err(in_file(instance))?;
+        write_schedule(path, inst, best.schedule(), xml).map_err(in_file(instance))?;
     }
     print_summary(&summary, format, out)?;
     if let Some(dir) = certificate_dir {
         match (&a.best, &a.answer.certificate) {
             (Some(best), Some(c)) => {
-                folder::write(dir, &inst, best, c, &a.lower_bounds, seconds)?;
+                folder::write(dir, inst, best, c, &a.lower_bounds, seconds)?;
                 if format == Format::Text {
                     writeln!(out, "certificate folder written to {}", dir.display())
                         .map_err(io_err("<stdout>"))?;

@@ -76,9 +76,8 @@ impl Summary {
 
     /// With the rounds and R/C the checker measured of a collective schedule.
     pub(super) fn measured(mut self, metrics: &Metrics) -> Self {
-        let get = |key: &str| metrics.extra.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
-        self.rounds = get("rounds").and_then(|r| r.parse().ok());
-        self.rounds_per_chunk = get("bandwidth cost R/C");
+        self.rounds = metrics.rounds();
+        self.rounds_per_chunk = metrics.value("bandwidth cost R/C").map(str::to_string);
         self
     }
 

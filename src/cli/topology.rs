@@ -6,6 +6,7 @@ use super::io_err;
 use commsched::draw::topology::{Link, links, network_svg};
 use commsched::error::{InputError, Result};
 use commsched::spec::fabric::{self, Fabric, machines, ratio_text};
+use commsched::spec::io::load_instance;
 use commsched::spec::{Network, Switch};
 use serde::Serialize;
 use std::io::Write;
@@ -24,11 +25,25 @@ struct TopologyJson<'a> {
 }
 
 /// The network `gen --network` would read: a name or a topology JSON file.
-fn load(spec: &str) -> Result<Network> {
-    if spec.ends_with(".json") {
-        return Ok(commsched::spec::topology::load_topology(Path::new(spec))?);
+/// The network a spec names, with the name to print: an instance file's network (`*.toml`), an
+/// SCCL / msccl-tools topology file's (its own `name` beside the network's), or a network string.
+fn load(spec: &str) -> Result<(Network, String)> {
+    if spec.ends_with(".toml") {
+        let net = load_instance(Path::new(spec))?.network;
+        let name = net.spec_string();
+        return Ok((net, name));
     }
-    Network::parse(spec).map_err(|reason| InputError::new("<flags>", "--network", reason).into())
+    if spec.ends_with(".json") {
+        let text = std::fs::read_to_string(spec)
+            .map_err(|e| InputError::new(spec, "", format!("cannot read: {e}")))?;
+        let topology = commsched::spec::topology::parse_topology_json(&text, spec)?;
+        let net = topology.network().map_err(|r| InputError::new(spec, "links", r))?;
+        let name = format!("{} ({})", topology.name, net.spec_string());
+        return Ok((net, name));
+    }
+    let net = Network::parse(spec).map_err(|reason| InputError::new("<flags>", "--network", reason))?;
+    let name = net.spec_string();
+    Ok((net, name))
 }
 
 /// The fabric of the bandwidth model a spec names (a machine at scale or a node-link file), if
@@ -98,9 +113,8 @@ pub fn topology(spec: &str, svg: Option<&Path>, format: Format, out: &mut dyn Wr
     if let Some(f) = fabric_of(spec)? {
         return describe_fabric(&f, svg, format, out);
     }
-    let net = load(spec)?;
+    let (net, name) = load(spec)?;
     let (diameter, connected) = net.diameter();
-    let name = net.spec_string();
     let links = links(&net);
     if let Some(path) = svg {
         let title = format!("{name}: {} nodes, {} arcs", net.len(), net.arcs().len());

@@ -160,8 +160,9 @@ pub enum Decision<'a> {
     },
 }
 
-/// The instance of `base` with C chunks and budget R.
-fn at(base: &Instance, chunks: usize, rounds: u64) -> Instance {
+/// The instance of `base` with C chunks and budget R: the instance a point or a refutation at
+/// (C, R) answers.
+pub fn at(base: &Instance, chunks: usize, rounds: u64) -> Instance {
     let mut inst = base.clone();
     if let Problem::Collective(c) = &mut inst.problem {
         c.chunks = chunks;

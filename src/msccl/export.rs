@@ -55,6 +55,10 @@ pub struct XmlOptions {
     pub proto: Proto,
     /// The most thread blocks a rank may use; export refuses a schedule that needs more.
     pub max_thread_blocks: Option<usize>,
+    /// The sizes the runtime may pick the file for, `minBytes..=maxBytes` in the runtime's
+    /// bytes (docs/msccl.md); `None` for the upper end: every larger size (`maxBytes="0"`).
+    /// Without a range: 0 to 1 GiB.
+    pub bytes: Option<(u64, Option<u64>)>,
 }
 
 /// The schedule as MSCCL XML (module documentation). Refuses, naming the reason, schedules of
@@ -353,8 +357,12 @@ fn write(inst: &Instance, steps: &[Vec<Transmission>], options: XmlOptions, time
     let channels = program.blocks.iter().flat_map(|b| b.keys().map(|k| k.2 + 1)).max().unwrap_or(1);
     let [inputs, outputs, scratch] = layout.buffers();
     let inplace = u8::from(layout.inplace());
+    let (min_bytes, max_bytes) = match options.bytes {
+        Some((lo, hi)) => (lo, hi.unwrap_or(0)),
+        None => (0, MAX_BYTES),
+    };
     let mut xml = format!(
-        "<algo name=\"{}\" nchunksperloop=\"{}\" nchannels=\"{channels}\" proto=\"{}\" ngpus=\"{n}\" coll=\"{}\" inplace=\"{inplace}\" outofplace=\"{}\" minBytes=\"0\" maxBytes=\"{MAX_BYTES}\"",
+        "<algo name=\"{}\" nchunksperloop=\"{}\" nchannels=\"{channels}\" proto=\"{}\" ngpus=\"{n}\" coll=\"{}\" inplace=\"{inplace}\" outofplace=\"{}\" minBytes=\"{min_bytes}\" maxBytes=\"{max_bytes}\"",
         crate::svg::escape(&inst.name),
         layout.per_loop(),
         options.proto.name(),
@@ -430,6 +438,7 @@ fn write(inst: &Instance, steps: &[Vec<Transmission>], options: XmlOptions, time
     Ok(xml)
 }
 
-/// The largest message (bytes) an exported file declares it serves (`maxBytes`; `minBytes` is
-/// 0): runtimes pick an algorithm file by message size and skip files without the range.
+/// The largest message (bytes) an exported file declares it serves when no range is asked for
+/// (`maxBytes`; `minBytes` is 0): runtimes pick an algorithm file by message size and skip files
+/// without the range.
 const MAX_BYTES: u64 = 1 << 30;

@@ -1513,3 +1513,31 @@ fn answers_name_rounds_once_and_the_useful_reason_first() {
     );
     assert!(stderr.contains("(the other encoders, total-exchange, gossip,"), "{stderr}");
 }
+
+/// The short form `solve PROBLEM --network NET` generates the instance as `gen` would (C = 1),
+/// as `pareto` and `tune` take it; with an instance file, `--network` is refused, naming why.
+#[test]
+fn solve_takes_a_problem_and_a_network_as_pareto_does() {
+    let (code, v) = json(&["solve", "allgather", "--network", "ring:4", "--method", "ring"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        (&v["instance"], &v["length"], &v["rounds"]),
+        (&"allgather-ring4".into(), &3.into(), &3.into())
+    );
+    let (code, v) = json(&["solve", "allgather", "--network", "ring:4", "--method", "sat", "--steps", "1"]);
+    assert_eq!((code, &v["status"]), (0, &"infeasible".into()), "{v}");
+    let (code, _, err) = run(&["solve", &data("path3.toml"), "--network", "ring:4", "--method", "sat"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--network") && err.contains("names its own network"), "{err}");
+}
+
+/// `topology` describes an instance file's network, and keeps an SCCL topology file's name.
+#[test]
+fn topology_reads_instance_files_and_keeps_a_topology_files_name() {
+    let (code, out, err) = run(&["topology", "instances/sccl/dgx1-allgather.toml"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("dgx1: 8 nodes, 32 arcs in 16 links, diameter 2"), "{out}");
+    let (code, v) = json(&["topology", &data("two-boxes-8.json")]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["name"], "TwoBoxes(8 GPUs fully connected, GPU i to GPU i) (graph:16)");
+}

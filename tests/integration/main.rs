@@ -44,3 +44,4 @@ mod suites;
 mod svg;
 mod timeouts;
 mod total_exchange;
+mod tune;
