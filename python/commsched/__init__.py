@@ -21,7 +21,7 @@ import tempfile
 import weakref
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Union
 
-from . import _native
+from . import _native, errors
 from ._results import (
     BandwidthAnswer,
     Decision,
@@ -666,13 +666,6 @@ __all__ = [
     "BandwidthAnswer",
     "Verification",
     "Report",
-    "CommschedError",
-    "InputError",
-    "NotApplicableError",
-    "BackendError",
-    "RejectedError",
-    "FileError",
-    "InternalError",
     "DEFAULT_TIMEOUT",
     "DEFAULT_MAX_VARS",
-]
+] + errors.__all__
