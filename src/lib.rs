@@ -31,11 +31,16 @@
 //! ```
 #![warn(missing_docs)]
 
+// The command-line interface lives in the library (its code names the crate `commsched`, as
+// the binary sees it), so that the binary and the Python bindings run the same commands.
+extern crate self as commsched;
+
 pub mod bandwidth;
 pub mod bounds;
 pub mod certify;
 pub mod checker;
 pub mod claims;
+pub mod cli;
 pub mod compare;
 pub mod deadline;
 pub mod draw;

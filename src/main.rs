@@ -1,9 +1,8 @@
 //! The `commsched` binary: parse, run, map the result to the exit-code contract
 //! (0 admissible / solved, 1 inadmissible, 2 bad input or error).
 
-mod cli;
-
 use clap::Parser;
+use commsched::cli;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -21,7 +20,7 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    match cli::run(cli) {
+    match cli::run(cli, &mut std::io::stdout().lock()) {
         Ok(code) => ExitCode::from(code),
         // A closed stdout (`commsched report | head -1`) ends the program quietly.
         Err(commsched::error::Error::Io { source, .. })

@@ -1,5 +1,5 @@
 //! The command-line interface: one small function per subcommand, all on the library's one
-//! pipeline ([`commsched::compare::assess`]). Exit codes are a contract: 0 admissible / solved,
+//! pipeline ([`commsched::compare::assess()`]). Exit codes are a contract: 0 admissible / solved,
 //! 1 inadmissible schedule, 2 bad input or error, 3 a report written with some instance files
 //! unassessable (their rows carry the error).
 
@@ -36,9 +36,9 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
 
-/// Runs the CLI; returns the exit code (0 or 1) or an error (exit code 2).
-pub fn run(cli: Cli) -> Result<u8> {
-    let mut out = std::io::stdout().lock();
+/// Runs the CLI, printing what the command prints into `out` (the binary passes stdout, the
+/// Python bindings a buffer); returns the exit code (0 or 1) or an error (exit code 2).
+pub fn run(cli: Cli, out: &mut dyn Write) -> Result<u8> {
     let format = cli.format;
     for (resource, limit) in [
         (Resource::Nodes, cli.max_nodes),
@@ -54,13 +54,13 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Check { instance, schedule, max_violations, reading, network, collective } => {
             let msccl =
                 check::MscclFlags { reading, network: network.as_deref(), collective: collective.as_deref() };
-            check::check(&instance, schedule.as_deref(), max_violations, &msccl, format, &mut out)
+            check::check(&instance, schedule.as_deref(), max_violations, &msccl, format, out)
         }
         Command::Draw { instance, schedule, out: file, style } => {
-            draw::draw(&instance, &schedule, &file, style, &mut out)
+            draw::draw(&instance, &schedule, &file, style, out)
         }
         Command::Bounds { instance, timeout } => {
-            bounds::bounds(&instance, timeout_flag(timeout)?, format, &mut out)
+            bounds::bounds(&instance, timeout_flag(timeout)?, format, out)
         }
         Command::Solve {
             instance,
@@ -86,7 +86,7 @@ pub fn run(cli: Cli) -> Result<u8> {
                 out: file.as_deref(),
                 certificate: certificate.as_deref(),
             };
-            bandwidth::solve(&args, format, &mut out)
+            bandwidth::solve(&args, format, out)
         }
         Command::Tune {
             target,
@@ -118,7 +118,7 @@ pub fn run(cli: Cli) -> Result<u8> {
                 xml_options: xml_args.options(),
                 plot: plot.as_deref(),
             };
-            tune::tune(&args, format, &mut out)
+            tune::tune(&args, format, out)
         }
         Command::Solve {
             instance,
@@ -151,15 +151,13 @@ pub fn run(cli: Cli) -> Result<u8> {
             let question = decide::Question { steps, rounds, complete: complete.as_deref().zip(keep) };
             let inst = solve_target(&instance, network.as_deref())?;
             let method = required_method(method)?;
-            decide::decide((&inst, &instance), &method, question, &limits, files, format, &mut out)
+            decide::decide((&inst, &instance), &method, question, &limits, files, format, out)
         }
         Command::Algbw { collective, network, bandwidth: default_bandwidth, timeout } => {
             let timeout = timeout_flag(timeout)?;
-            bandwidth::algbw(&collective, &network, default_bandwidth.as_deref(), timeout, format, &mut out)
+            bandwidth::algbw(&collective, &network, default_bandwidth.as_deref(), timeout, format, out)
         }
-        Command::Topology { network, out: svg } => {
-            topology::topology(&network, svg.as_deref(), format, &mut out)
-        }
+        Command::Topology { network, out: svg } => topology::topology(&network, svg.as_deref(), format, out),
         Command::Pareto { target, network, root, max_chunks, method, limits, certificate, xml, xml_args } => {
             let args = decide::ParetoArgs {
                 target: &target,
@@ -172,7 +170,7 @@ pub fn run(cli: Cli) -> Result<u8> {
                 xml: xml.as_deref(),
                 xml_options: xml_args.options(),
             };
-            decide::pareto(&args, format, &mut out)
+            decide::pareto(&args, format, out)
         }
         Command::Solve {
             instance,
@@ -194,11 +192,11 @@ pub fn run(cli: Cli) -> Result<u8> {
             };
             let inst = solve_target(&instance, network.as_deref())?;
             let method = required_method(method)?;
-            solve::solve(&inst, &instance, &method, &limits, files, format, &mut out)
+            solve::solve(&inst, &instance, &method, &limits, files, format, out)
         }
-        Command::Verify { dir } => verify::verify(&dir, &mut out),
+        Command::Verify { dir } => verify::verify(&dir, out),
         Command::Export { paths, backend, out: dir, horizon, max_vars } => {
-            export::export(&paths, backend, &dir, horizon, max_vars, &mut out)
+            export::export(&paths, backend, &dir, horizon, max_vars, out)
         }
         Command::Gen(g) => {
             let inst = generate::generate(&g)?;
@@ -213,15 +211,15 @@ pub fn run(cli: Cli) -> Result<u8> {
                 &limits,
                 (jobs, shard.as_deref(), cache.as_deref()),
                 format,
-                &mut out,
+                out,
             )
         }
         Command::Merge { files, out: dir } => {
             let report = results::merge(&files)?;
-            report::write_report(&report, dir.as_deref(), format, &mut out)?;
+            report::write_report(&report, dir.as_deref(), format, out)?;
             Ok(if report.failed > 0 { 3 } else { 0 })
         }
-        Command::List => list::list(format, &mut out),
+        Command::List => list::list(format, out),
         Command::Ratios { family, count, seed, messages, max_len, backend: b, limits, out: dir } => {
             let solve = solve_options(&limits)?;
             let options = family.iter().map(|&f| RatioOptions {
@@ -233,7 +231,7 @@ pub fn run(cli: Cli) -> Result<u8> {
                 backend: backend(b),
                 solve: solve.clone(),
             });
-            ratios::ratios(options.collect(), dir.as_deref(), &mut out)
+            ratios::ratios(options.collect(), dir.as_deref(), out)
         }
         Command::Bench {
             sizes,
@@ -248,18 +246,18 @@ pub fn run(cli: Cli) -> Result<u8> {
             msccl: files,
         } => {
             if !files.is_empty() {
-                return bench::msccl(&files, &mut out);
+                return bench::msccl(&files, out);
             }
             let timeout = timeout_flag(timeout)?;
             if run_exact {
-                bench::exact(&instances, timeout.as_secs_f64(), &mut out)
+                bench::exact(&instances, timeout.as_secs_f64(), out)
             } else {
                 let chatting = bench::Chatting { messages, exact_draws, tree_draws, exact_timeout: timeout };
-                bench::run(&sizes, &trees, &fat_trees, cli.max_events, &chatting, format, &mut out)
+                bench::run(&sizes, &trees, &fat_trees, cli.max_events, &chatting, format, out)
             }
         }
         Command::Sweep { family: args::SweepFamily::FatTree, out: dir, max_log, capacities } => {
-            sweep::run(&capacities, max_log, cli.max_nodes, &dir, &mut out)
+            sweep::run(&capacities, max_log, cli.max_nodes, &dir, out)
         }
     }
 }

@@ -6,12 +6,11 @@ use super::io_err;
 use commsched::error::Result;
 use commsched::folder;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// `verify DIR`: every failure on its own line, exit 1 if there is any.
 pub(super) fn verify(dir: &Path, out: &mut dyn Write) -> Result<u8> {
-    let points = certificate_subfolders(dir);
-    let folders = if points.is_empty() { vec![dir.to_path_buf()] } else { points };
+    let folders = folder::certificate_folders(dir);
     let mut text = String::new();
     let mut invalid = 0;
     for folder in &folders {
@@ -36,16 +35,4 @@ pub(super) fn verify(dir: &Path, out: &mut dyn Write) -> Result<u8> {
     }
     out.write_all(text.as_bytes()).map_err(io_err("<stdout>"))?;
     Ok(if invalid == 0 { 0 } else { 1 })
-}
-
-/// The subfolders of `dir` that hold a manifest, in name order, when `dir` holds none itself.
-fn certificate_subfolders(dir: &Path) -> Vec<PathBuf> {
-    if dir.join(folder::MANIFEST).exists() {
-        return Vec::new();
-    }
-    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
-    let mut folders: Vec<PathBuf> =
-        entries.flatten().map(|e| e.path()).filter(|p| p.join(folder::MANIFEST).is_file()).collect();
-    folders.sort();
-    folders
 }

@@ -285,6 +285,21 @@ pub(crate) fn hash_failures(dir: &Path, files: &[FileEntry]) -> Vec<String> {
         .collect()
 }
 
+/// The folders `verify` re-checks under `dir`: `dir` itself when it holds a manifest (or has no
+/// subfolder that does), else its subfolders that hold one (what `pareto --certificate` writes,
+/// one per point and per refuted budget), in name order.
+pub fn certificate_folders(dir: &Path) -> Vec<std::path::PathBuf> {
+    let own = || vec![dir.to_path_buf()];
+    if dir.join(MANIFEST).exists() {
+        return own();
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else { return own() };
+    let mut folders: Vec<std::path::PathBuf> =
+        entries.flatten().map(|e| e.path()).filter(|p| p.join(MANIFEST).is_file()).collect();
+    folders.sort();
+    if folders.is_empty() { own() } else { folders }
+}
+
 /// Re-checks a folder. Returns what failed, one line each; an empty list means the folder is a
 /// valid certificate. Only a file system error reading the folder itself is an `Err`.
 pub fn verify(dir: &Path) -> Vec<String> {
