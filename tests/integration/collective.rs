@@ -271,3 +271,47 @@ fn msccl_tools_topology_files_load_unchanged() {
     assert_eq!(two_dgx1.bandwidth(two_dgx1.arc(0, 1).unwrap()), 2);
     assert_eq!(two_dgx1.diameter(), (2, true));
 }
+
+/// TACOS's link-chunk matching (`tacos-greedy`, MICRO 2024 §4) against the ingress bound
+/// ⌈C·(N − 1)/in-degree⌉, the receive-bandwidth bound: met on every square mesh n = 3..8 with
+/// C = 1..4 (the corner, in-degree 2, decides it), within one step on the square tori, and
+/// measured further off on elongated tori (docs/results.md). Every schedule is checked.
+#[test]
+fn tacos_greedy_meets_the_ingress_bound_on_square_meshes_and_one_above_it_on_square_tori() {
+    let tacos = heuristics::find("tacos-greedy").unwrap();
+    for n in 3..=8 {
+        for chunks in 1..=4 {
+            for (family, slack) in [("mesh", 0), ("torus", 1)] {
+                let inst = instance("allgather", &format!("{family}:{n}x{n}"), chunks, None);
+                let (_, need, per_round, ingress) = bounds::collective::rounds_needed(&inst).unwrap();
+                assert_eq!(need, (chunks * (n * n - 1)) as u64);
+                assert_eq!(per_round, if family == "mesh" { 2 } else { 4 });
+                let length = checked(&inst, &tacos.produce(&inst).unwrap());
+                assert!(
+                    (ingress..=ingress + slack).contains(&length),
+                    "{family}:{n}x{n} C={chunks}: {length} against the ingress bound {ingress}"
+                );
+            }
+        }
+    }
+    // The torus 4x4 at C = 2 and 4 meets it (8, 15); the elongated 3x7 at C = 4 does not (29 > 20).
+    for (net, chunks, expect) in [("torus:4x4", 2, 8), ("torus:4x4", 4, 15), ("torus:3x7", 4, 29)] {
+        let inst = instance("allgather", net, chunks, None);
+        assert_eq!(checked(&inst, &tacos.produce(&inst).unwrap()), expect, "{net} C={chunks}");
+    }
+}
+
+/// The matching never relays, so it applies only where every chunk is for every node; the
+/// reductions run as their duals backwards, and an allreduce composes the two.
+#[test]
+fn tacos_greedy_runs_reductions_as_duals_and_refuses_an_alltoall() {
+    let tacos = heuristics::find("tacos-greedy").unwrap();
+    // The reduce-scatter meets its receive bound 8 as the allgather does; the allreduce is the
+    // two halves, 8 + 8; the broadcast and reduce of 2 chunks take one step above the distance 4.
+    for (problem, expect) in [("reduce-scatter", 8), ("allreduce", 16), ("broadcast", 5), ("reduce", 5)] {
+        let inst = instance(problem, "torus:4x4", 2, None);
+        assert_eq!(checked(&inst, &tacos.produce(&inst).unwrap()), expect, "{problem}");
+    }
+    let reason = tacos.applies(&instance("alltoall", "torus:4x4", 1, None)).unwrap_err();
+    assert!(reason.contains("never relays"), "{reason}");
+}

@@ -19,11 +19,13 @@
 //! | `ring` | [`ring`](mod@ring) | a directed Hamiltonian cycle | along the cycle |
 //! | `recursive-doubling` | [`recursive_doubling`](mod@recursive_doubling) | 2^k nodes, i → i xor 2^j arcs | binomial trees (allgather, broadcast) |
 //! | `shortest-path-trees` | [`shortest_path_trees`](mod@shortest_path_trees) | any | breadth-first, widest arcs first |
+//! | `tacos-greedy` | [`tacos`](mod@tacos) | any; chunks for every node | none: each step a greedy matching of arcs to chunks |
 
 pub mod direct;
 pub mod recursive_doubling;
 pub mod ring;
 pub mod shortest_path_trees;
+pub mod tacos;
 
 use crate::error::{Error, Result};
 use crate::spec::{
@@ -33,7 +35,7 @@ use crate::spec::{
 
 /// The registered collective algorithms.
 pub static METHODS: &[super::Method] =
-    &[direct::METHOD, ring::METHOD, recursive_doubling::METHOD, shortest_path_trees::METHOD];
+    &[direct::METHOD, ring::METHOD, recursive_doubling::METHOD, shortest_path_trees::METHOD, tacos::METHOD];
 
 /// Every collective of the collective model, on any network (algorithms refine it).
 pub(crate) const fn applicability(refine: Option<crate::spec::Refinement>) -> Applicability {
@@ -107,39 +109,49 @@ pub(crate) fn each_part(inst: &Instance, check: fn(&Instance) -> Result<(), Stri
 /// An algorithm's condition under a round budget: its routed schedule fits it (known only by
 /// scheduling the trees).
 pub(crate) fn fits(inst: &Instance, trees: fn(&Instance) -> Vec<RouteTree>) -> Result<(), String> {
+    fits_with(inst, &|part| pipeline(part, &trees(part)))
+}
+
+/// [`fits`] for an algorithm that schedules each part itself.
+pub(crate) fn fits_with(
+    inst: &Instance,
+    schedule: &dyn Fn(&Instance) -> Result<Schedule>,
+) -> Result<(), String> {
     if !matches!(inst.model, Model::Collective { rounds: Some(_) }) {
         return Ok(());
     }
-    route(inst, trees).map(drop).map_err(|e| match e {
+    compose(inst, schedule).map(drop).map_err(|e| match e {
         Error::NotApplicable { reason, .. } => reason,
         other => other.to_string(),
     })
 }
 
 /// An algorithm's schedule: its route trees on each part ([`parts`]) scheduled by
-/// [`pipeline`], read backwards where the part is a dual, the parts one after the other. A
-/// composed allreduce must fit the instance's budget.
+/// [`pipeline`], composed by [`compose`].
 pub(crate) fn route(inst: &Instance, trees: fn(&Instance) -> Vec<RouteTree>) -> Result<Schedule> {
+    compose(inst, &|part| pipeline(part, &trees(part)))
+}
+
+/// The schedules of the parts ([`parts`]), each read backwards where the part is a dual, one
+/// after the other. The result must fit the instance's budget.
+pub(crate) fn compose(inst: &Instance, schedule: &dyn Fn(&Instance) -> Result<Schedule>) -> Result<Schedule> {
     let (mut steps, mut rounds) = (Vec::new(), Vec::new());
-    let parts = parts(inst);
-    for (part, backwards) in &parts {
-        let schedule = pipeline(part, &trees(part))?;
+    for (part, backwards) in &parts(inst) {
+        let part_schedule = schedule(part)?;
         if let Schedule::Collective { steps: s, rounds: r } =
-            if *backwards { schedule.reversed_collective() } else { schedule }
+            if *backwards { part_schedule.reversed_collective() } else { part_schedule }
         {
             steps.extend(s);
             rounds.extend(r);
         }
     }
     let used: u64 = rounds.iter().sum();
-    if let (true, Model::Collective { rounds: Some(budget) }) = (parts.len() > 1, &inst.model)
+    if let Model::Collective { rounds: Some(budget) } = &inst.model
         && used > *budget
     {
         return Err(Error::NotApplicable {
             method: "collective pipeline".into(),
-            reason: format!(
-                "the reduce-scatter and allgather it composes use {used} rounds, over the budget R = {budget}"
-            ),
+            reason: format!("its schedule uses {used} rounds, over the budget R = {budget}"),
         });
     }
     Ok(Schedule::Collective { steps, rounds })
@@ -172,6 +184,58 @@ pub fn pipeline(inst: &Instance, trees: &[RouteTree]) -> Result<Schedule> {
     }
 }
 
+/// What one step of r rounds may still carry: each arc b·r chunks, each switch group b·r (a
+/// chunk counted once per arc it crosses, so a multicast through a switch counts per arc: within
+/// the model, never beyond it).
+pub(crate) struct StepBudget {
+    arc_left: Vec<u64>,
+    switch_left: Vec<u64>,
+    /// The switch groups each arc crosses.
+    switches_of: Vec<Vec<usize>>,
+}
+
+impl StepBudget {
+    /// A fresh step of `r` rounds on `net`.
+    pub(crate) fn new(net: &crate::spec::Network, r: u64) -> Self {
+        let switches_of = net
+            .arcs()
+            .iter()
+            .map(|&(u, v)| {
+                (0..net.switches().len())
+                    .filter(|&i| {
+                        net.switches()[i].sources.contains(&u) && net.switches()[i].destinations.contains(&v)
+                    })
+                    .collect()
+            })
+            .collect();
+        Self {
+            arc_left: (0..net.arcs().len()).map(|a| net.bandwidth(a) * r).collect(),
+            switch_left: net.switches().iter().map(|sw| sw.bandwidth * r).collect(),
+            switches_of,
+        }
+    }
+
+    /// Takes one chunk over `arc` if the arc and its switch groups have room left.
+    pub(crate) fn take(&mut self, arc: usize) -> bool {
+        let room = self.arc_left[arc] > 0 && self.switches_of[arc].iter().all(|&i| self.switch_left[i] > 0);
+        if room {
+            self.arc_left[arc] -= 1;
+            for &i in &self.switches_of[arc] {
+                self.switch_left[i] -= 1;
+            }
+        }
+        room
+    }
+}
+
+/// Adds chunk `c` to the transmission u → v of a step.
+pub(crate) fn send(step: &mut Vec<Transmission>, u: Node, v: Node, c: usize) {
+    match step.iter_mut().find(|tr| tr.from == u && tr.to == v) {
+        Some(tr) => tr.tokens.push(c),
+        None => step.push(Transmission { from: u, to: v, tokens: vec![c] }),
+    }
+}
+
 /// [`pipeline`] with `r` rounds in every step.
 fn pipeline_with_rounds(inst: &Instance, trees: &[RouteTree], r: u64) -> Result<Vec<Vec<Transmission>>> {
     let net = &inst.network;
@@ -196,8 +260,7 @@ fn pipeline_with_rounds(inst: &Instance, trees: &[RouteTree], r: u64) -> Result<
     pending.sort_by_key(|&(c, _, v)| (std::cmp::Reverse(height[c][v]), c, v));
     let mut steps = Vec::new();
     while !pending.is_empty() {
-        let mut arc_load = vec![0u64; net.arcs().len()];
-        let mut switch_load = vec![0u64; net.switches().len()];
+        let mut budget = StepBudget::new(net, r);
         let mut step: Vec<Transmission> = Vec::new();
         let mut left = Vec::with_capacity(pending.len());
         for &(c, u, v) in &pending {
@@ -205,25 +268,11 @@ fn pipeline_with_rounds(inst: &Instance, trees: &[RouteTree], r: u64) -> Result<
                 method: "collective pipeline".into(),
                 reason: format!("its route tree for chunk {c} uses ({u},{v}), which is not an arc"),
             })?;
-            let switches: Vec<usize> = (0..net.switches().len())
-                .filter(|&i| {
-                    net.switches()[i].sources.contains(&u) && net.switches()[i].destinations.contains(&v)
-                })
-                .collect();
-            let fits = arc_load[arc] < net.bandwidth(arc) * r
-                && switches.iter().all(|&i| switch_load[i] < net.switches()[i].bandwidth * r);
-            if !held[c][u] || !fits {
+            if !held[c][u] || !budget.take(arc) {
                 left.push((c, u, v));
                 continue;
             }
-            arc_load[arc] += 1;
-            for i in switches {
-                switch_load[i] += 1;
-            }
-            match step.iter_mut().find(|tr| tr.from == u && tr.to == v) {
-                Some(tr) => tr.tokens.push(c),
-                None => step.push(Transmission { from: u, to: v, tokens: vec![c] }),
-            }
+            send(&mut step, u, v, c);
         }
         if step.is_empty() {
             return Err(Error::NotApplicable {
