@@ -178,11 +178,17 @@ pub enum Command {
         /// (without it such an edge is an error naming it).
         #[arg(long, value_name = "GBPS", requires = "model")]
         bandwidth: Option<String>,
+        /// C, the chunks per rank's data: of the instance `solve PROBLEM --network NET`
+        /// generates, or with --model bandwidth of the MSCCL XML `--out` (a multiple of the least
+        /// common denominator of the trees' weights, which is the default).
+        #[arg(long)]
+        chunks: Option<usize>,
         /// Exact-solve limits.
         #[command(flatten)]
         limits: Limits,
         /// Write the checked schedule here: MSCCL XML if the file ends in `.xml` (total exchange,
-        /// gossip and the collectives but scatter and gather, docs/msccl.md), JSON otherwise.
+        /// gossip and the collectives but scatter and gather, docs/msccl.md; with --model
+        /// bandwidth, the packing's trees pipelined in C chunks), JSON otherwise.
         #[arg(long)]
         out: Option<PathBuf>,
         /// What an MSCCL XML `--out` asks of the runtime.

@@ -10,9 +10,13 @@ use commsched::bandwidth::baseline::Baseline;
 use commsched::bandwidth::time::{SizedTime, parse_size, sized_time};
 use commsched::bandwidth::{Answer, Optimum, optimise};
 use commsched::checker::packing::{PackingMeasure, check_packing};
+use commsched::checker::{Producer, accept};
 use commsched::error::{Error, InputError, Result};
 use commsched::folder::packing::{self as folder, bandwidths};
+use commsched::heuristics::collective::packed::packed_schedule;
+use commsched::msccl::{self, XmlOptions};
 use commsched::spec::fabric::{self, Fabric, ratio_text};
+use commsched::spec::io::is_xml;
 use commsched::spec::packing::{BandwidthCollective, Cuts, Packing, packing_to_json};
 use num_rational::BigRational;
 use serde::Serialize;
@@ -30,7 +34,33 @@ pub(super) struct Args<'a> {
     pub default_bandwidth: Option<&'a str>,
     pub timeout: Option<Duration>,
     pub out: Option<&'a Path>,
+    /// C of an MSCCL XML `out`.
+    pub chunks: Option<usize>,
+    /// What an MSCCL XML `out` asks of the runtime.
+    pub xml: XmlOptions,
     pub certificate: Option<&'a Path>,
+}
+
+/// Writes a checked packing: its `packing.json` (docs/spec.md §7.3), or with a `.xml` path the
+/// MSCCL file of its trees pipelined in C chunks (`packed_schedule`), the schedule checked before
+/// it is exported.
+fn write_packing(path: &Path, fabric: &Fabric, packing: &Packing, args: &Args<'_>) -> Result<()> {
+    let text = if is_xml(path) {
+        let (inst, schedule) = packed_schedule(fabric, packing, args.chunks)?;
+        let checked = accept(&inst, schedule, Producer::Algorithm("packing pipeline"))?;
+        msccl::to_xml(&inst, checked.schedule(), args.xml)?
+    } else {
+        if args.chunks.is_some() {
+            return Err(InputError::new(
+                "<flags>",
+                "--chunks",
+                "cuts the packing's shards for an MSCCL XML --out (FILE.xml); packing.json keeps the weights",
+            )
+            .into());
+        }
+        packing_to_json(fabric, packing)
+    };
+    std::fs::write(path, text).map_err(io_err(&path.display().to_string()))
 }
 
 /// Refuses `--steps`, which belongs to the step models.
@@ -154,8 +184,7 @@ pub(super) fn solve(args: &Args<'_>, format: Format, out: &mut dyn Write) -> Res
     let text = match &answer {
         Answer::Optimal(opt) => {
             if let Some(path) = args.out {
-                std::fs::write(path, packing_to_json(&fabric, &opt.packing))
-                    .map_err(io_err(&path.display().to_string()))?;
+                write_packing(path, &fabric, &opt.packing, args)?;
             }
             if let Some(dir) = args.certificate {
                 folder::write(dir, &fabric, opt, seconds)?;
@@ -250,8 +279,7 @@ fn solve_algorithm(
     let (packing, measure) = measured(fabric, collective, algorithm)?
         .map_err(|reason| Error::NotApplicable { method: algorithm.name().into(), reason })?;
     if let Some(path) = args.out {
-        std::fs::write(path, packing_to_json(fabric, &packing))
-            .map_err(io_err(&path.display().to_string()))?;
+        write_packing(path, fabric, &packing, args)?;
     }
     let optimum = reference(fabric, collective, args.timeout.map(|t| start + t))?;
     let n = fabric.compute().len();

@@ -73,6 +73,8 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<u8> {
             steps,
             size,
             bandwidth: default_bandwidth,
+            chunks,
+            xml,
             ..
         } => {
             bandwidth::refuse_discrete_flags(steps)?;
@@ -84,6 +86,8 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<u8> {
                 default_bandwidth: default_bandwidth.as_deref(),
                 timeout: solve_options(&limits)?.timeout,
                 out: file.as_deref(),
+                chunks,
+                xml: xml.options(),
                 certificate: certificate.as_deref(),
             };
             bandwidth::solve(&args, format, out)
@@ -132,6 +136,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<u8> {
             complete,
             keep,
             network,
+            chunks,
             xml,
             ..
         } => {
@@ -149,7 +154,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<u8> {
                 certificate: certificate.as_deref(),
             };
             let question = decide::Question { steps, rounds, complete: complete.as_deref().zip(keep) };
-            let inst = solve_target(&instance, network.as_deref())?;
+            let inst = solve_target(&instance, network.as_deref(), chunks)?;
             let method = required_method(method)?;
             decide::decide((&inst, &instance), &method, question, &limits, files, format, out)
         }
@@ -180,6 +185,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<u8> {
             certificate,
             incumbent,
             network,
+            chunks,
             steps: None,
             xml,
             ..
@@ -190,7 +196,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<u8> {
                 certificate: certificate.as_deref(),
                 incumbent: incumbent.as_deref(),
             };
-            let inst = solve_target(&instance, network.as_deref())?;
+            let inst = solve_target(&instance, network.as_deref(), chunks)?;
             let method = required_method(method)?;
             solve::solve(&inst, &instance, &method, &limits, files, format, out)
         }
@@ -277,8 +283,18 @@ fn required_method(method: Option<String>) -> Result<String> {
 /// The instance `solve` works on: an instance file, or with `--network` a problem's name that
 /// `gen` turns into one with its defaults (`solve allgather --network dgx1`: C = 1, no round
 /// budget; `commsched gen` writes other instances).
-fn solve_target(target: &Path, network: Option<&str>) -> Result<Instance> {
-    let Some(network) = network else { return Ok(load_instance(target)?) };
+fn solve_target(target: &Path, network: Option<&str>, chunks: Option<usize>) -> Result<Instance> {
+    let Some(network) = network else {
+        if chunks.is_some() {
+            return Err(InputError::new(
+                "<flags>",
+                "--chunks",
+                "an instance file names its own C: --chunks goes with `solve PROBLEM --network NET`",
+            )
+            .into());
+        }
+        return Ok(load_instance(target)?);
+    };
     let problem = target.display().to_string();
     if problem.ends_with(".toml") {
         return Err(InputError::new(
@@ -288,7 +304,7 @@ fn solve_target(target: &Path, network: Option<&str>) -> Result<Instance> {
         )
         .into());
     }
-    generate::generate(&GenArgs { problem, network: network.to_string(), ..GenArgs::default() })
+    generate::generate(&GenArgs { problem, network: network.to_string(), chunks, ..GenArgs::default() })
 }
 
 /// Refuses a `--format` a command cannot honour, naming the flag: `csv` is a report table,

@@ -10,7 +10,11 @@
 use super::cli::run;
 use commsched::bandwidth::{Answer, Optimum, optimise};
 use commsched::checker::packing::{check_packing, cuts_bound};
+use commsched::checker::{Producer, accept};
 use commsched::folder;
+use commsched::heuristics::collective::packed::packed_schedule;
+use commsched::msccl::{self, Reading};
+use commsched::spec::Schedule;
 use commsched::spec::fabric::{Fabric, FabricBuilder, NodeKind, load, machines::parse_machine};
 use commsched::spec::packing::{BandwidthCollective, Packing, Phase, Tree};
 use good_lp::{Expression, ProblemVariables, Solution, SolverModel, default_solver, variable};
@@ -332,6 +336,95 @@ proptest! {
         let reversed = f.reversed();
         prop_assert_eq!(rs, checked_time(&reversed, &optimum(&reversed, BandwidthCollective::Allgather)));
     }
+}
+
+/// The packing's trees as a runtime runs them: the schedule `packed_schedule` pipelines along
+/// them, checked, exported as MSCCL XML and read back under the runtime reading, admissible with
+/// its steps; every connection it sends on is a tree edge of the packing (between the ranks of
+/// the path's ends).
+fn exports_and_runs(f: &Fabric, collective: BandwidthCollective) -> Result<(), TestCaseError> {
+    let o = optimum(f, collective);
+    let (inst, schedule) = packed_schedule(f, &o.packing, None).unwrap();
+    let checked = accept(&inst, schedule, Producer::Algorithm("packing pipeline")).unwrap();
+    let xml = msccl::to_xml(&inst, checked.schedule(), Default::default()).unwrap();
+    let read = msccl::import(&xml, "<export>", &inst, Reading::Runtime, None).unwrap();
+    prop_assert!(read.violations.is_empty(), "{:?}", read.violations);
+    let rank: std::collections::HashMap<usize, usize> =
+        f.compute().into_iter().enumerate().map(|(r, v)| (v, r)).collect();
+    let edges: std::collections::HashSet<(usize, usize)> = o
+        .packing
+        .trees
+        .iter()
+        .flat_map(|t| t.paths.iter().map(|p| (rank[&p[0]], rank[&p[p.len() - 1]])))
+        .collect();
+    let Schedule::Collective { steps, .. } = checked.schedule() else { panic!("a collective schedule") };
+    for t in steps.iter().flatten() {
+        prop_assert!(edges.contains(&(t.from, t.to)), "{} -> {} is no tree edge", t.from, t.to);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Every exported XML passes the runtime reading's check (issue: "every exported XML passes
+    /// `check`"), for the three collectives.
+    #[test]
+    fn every_packing_exports_as_msccl_xml_that_the_runtime_reading_accepts(f in fabric_strategy()) {
+        for c in BandwidthCollective::ALL {
+            exports_and_runs(&f, c)?;
+        }
+    }
+}
+
+/// From the binary: the NDv2×4 allgather, reduce-scatter and allreduce optima as MSCCL files that
+/// `check FILE.xml` accepts as their collective on 32 ranks; `--chunks` must keep every tree's
+/// share whole.
+#[test]
+fn ndv2x4_optima_export_as_msccl_xml_that_check_accepts() {
+    let dir = tempfile::tempdir().unwrap();
+    for (collective, coll) in
+        [("allgather", "allgather"), ("reduce-scatter", "reduce-scatter"), ("allreduce", "allreduce")]
+    {
+        let file = dir.path().join(format!("{collective}.xml"));
+        let file = file.to_str().unwrap();
+        let args = [
+            "solve",
+            collective,
+            "--network",
+            "ndv2x4",
+            "--model",
+            "bandwidth",
+            "--out",
+            file,
+            "--chunks",
+            "2",
+        ];
+        let (code, _, err) = run(&args);
+        assert_eq!(code, 0, "{collective}: {err}");
+        let (code, out, err) = run(&["check", file]);
+        assert_eq!(code, 0, "{collective}: {out}{err}");
+        assert!(
+            out.contains(&format!("check ({coll} (C = 2)")) && out.contains("on fully-connected:32"),
+            "{out}"
+        );
+    }
+    // dgx1's optimum has weights 1/6, …: C = 4 splits them.
+    let file = dir.path().join("x.xml");
+    let (code, _, err) = run(&[
+        "solve",
+        "allgather",
+        "--network",
+        "dgx1",
+        "--model",
+        "bandwidth",
+        "--out",
+        file.to_str().unwrap(),
+        "--chunks",
+        "4",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--chunks") && err.contains("multiple of 6"), "{err}");
 }
 
 /// A circulant fabric on n compute nodes, a link v → v + d (mod n) of bandwidth b_d for every

@@ -22,6 +22,7 @@
 //! | `tacos-greedy` | [`tacos`](mod@tacos) | any; chunks for every node | none: each step a greedy matching of arcs to chunks |
 
 pub mod direct;
+pub mod packed;
 pub mod recursive_doubling;
 pub mod ring;
 pub mod shortest_path_trees;
@@ -109,13 +110,13 @@ pub(crate) fn each_part(inst: &Instance, check: fn(&Instance) -> Result<(), Stri
 /// An algorithm's condition under a round budget: its routed schedule fits it (known only by
 /// scheduling the trees).
 pub(crate) fn fits(inst: &Instance, trees: fn(&Instance) -> Vec<RouteTree>) -> Result<(), String> {
-    fits_with(inst, &|part| pipeline(part, &trees(part)))
+    fits_with(inst, &|part, _| pipeline(part, &trees(part)))
 }
 
 /// [`fits`] for an algorithm that schedules each part itself.
 pub(crate) fn fits_with(
     inst: &Instance,
-    schedule: &dyn Fn(&Instance) -> Result<Schedule>,
+    schedule: &dyn Fn(&Instance, bool) -> Result<Schedule>,
 ) -> Result<(), String> {
     if !matches!(inst.model, Model::Collective { rounds: Some(_) }) {
         return Ok(());
@@ -129,15 +130,19 @@ pub(crate) fn fits_with(
 /// An algorithm's schedule: its route trees on each part ([`parts`]) scheduled by
 /// [`pipeline`], composed by [`compose`].
 pub(crate) fn route(inst: &Instance, trees: fn(&Instance) -> Vec<RouteTree>) -> Result<Schedule> {
-    compose(inst, &|part| pipeline(part, &trees(part)))
+    compose(inst, &|part, _| pipeline(part, &trees(part)))
 }
 
-/// The schedules of the parts ([`parts`]), each read backwards where the part is a dual, one
-/// after the other. The result must fit the instance's budget.
-pub(crate) fn compose(inst: &Instance, schedule: &dyn Fn(&Instance) -> Result<Schedule>) -> Result<Schedule> {
+/// The schedules of the parts ([`parts`]), each made by `schedule(part, backwards)` and read
+/// backwards where the part is a dual, one after the other. The result must fit the instance's
+/// budget.
+pub(crate) fn compose(
+    inst: &Instance,
+    schedule: &dyn Fn(&Instance, bool) -> Result<Schedule>,
+) -> Result<Schedule> {
     let (mut steps, mut rounds) = (Vec::new(), Vec::new());
     for (part, backwards) in &parts(inst) {
-        let part_schedule = schedule(part)?;
+        let part_schedule = schedule(part, *backwards)?;
         if let Schedule::Collective { steps: s, rounds: r } =
             if *backwards { part_schedule.reversed_collective() } else { part_schedule }
         {

@@ -9,7 +9,7 @@
 //! bandwidth bound.
 //!
 //! Here each step is one round and each arc carries up to its bandwidth, each switch group up to
-//! its budget ([`StepBudget`]). TACOS picks among the candidate chunks at random; this picks the
+//! its budget (`StepBudget`). TACOS picks among the candidate chunks at random; this picks the
 //! chunk fewest nodes hold (then the lowest id), so that rare chunks spread first and the run is
 //! deterministic. It applies where every chunk must reach every node (allgather, broadcast; a
 //! reduce-scatter or reduce as that dual on the reversed network, run backwards; an allreduce
@@ -83,8 +83,9 @@ pub const METHOD: Method = Method {
     source: "TACOS (Won et al., MICRO 2024 §4: greedy link-chunk matching; meets the ingress bound on its tori)",
     summary: "each step, every arc carries the chunks its source holds and its destination lacks, rarest first, none twice to one node: TACOS's link-chunk matching, deterministic",
     applicability: super::applicability(Some(|inst| {
-        super::each_part(inst, to_every_node).and_then(|()| super::fits_with(inst, &tacos_greedy))
+        super::each_part(inst, to_every_node)
+            .and_then(|()| super::fits_with(inst, &|part, _| tacos_greedy(part)))
     })),
     claim: |_| None,
-    run: |inst| compose(inst, &tacos_greedy),
+    run: |inst| compose(inst, &|part, _| tacos_greedy(part)),
 };
