@@ -164,7 +164,7 @@ fn to_xml(
         let inst = parse_instance(&instance_toml, "<instance>", "instance").map_err(Error::from)?;
         let schedule = parse_schedule(&schedule_json, "<schedule>", &inst).map_err(Error::from)?;
         let checked = checker::accept(&inst, schedule, checker::Producer::User("<schedule>".into()))?;
-        let options = msccl::XmlOptions { proto, max_thread_blocks, bytes: None };
+        let options = msccl::XmlOptions { proto, max_thread_blocks, bytes: None, channels: None };
         Ok(msccl::to_xml(&inst, checked.schedule(), options)?)
     })
 }

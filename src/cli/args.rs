@@ -528,12 +528,21 @@ pub struct XmlArgs {
     /// (export uses as few as the schedule's connections allow).
     #[arg(long, value_name = "N")]
     pub max_thread_blocks: Option<usize>,
+    /// MSCCL XML output: split each step's transfer on a connection into up to K ranges, one
+    /// channel each, which the runtime runs in parallel (default: one range per transfer).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=32))]
+    pub channels: Option<u64>,
 }
 
 impl XmlArgs {
     /// The export options.
     pub fn options(&self) -> XmlOptions {
-        XmlOptions { proto: self.proto, max_thread_blocks: self.max_thread_blocks, bytes: None }
+        XmlOptions {
+            proto: self.proto,
+            max_thread_blocks: self.max_thread_blocks,
+            bytes: None,
+            channels: self.channels.map(|k| k as usize),
+        }
     }
 }
 

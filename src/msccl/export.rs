@@ -59,6 +59,10 @@ pub struct XmlOptions {
     /// bytes (docs/msccl.md); `None` for the upper end: every larger size (`maxBytes="0"`).
     /// Without a range: 0 to 1 GiB.
     pub bytes: Option<(u64, Option<u64>)>,
+    /// Split each step's transfer on a connection into up to this many contiguous ranges, each
+    /// on a channel of its own, which the runtime runs in parallel (`None`: one range, as few
+    /// channels as the schedule allows). The steps and what each carries stay the same.
+    pub channels: Option<usize>,
 }
 
 /// The schedule as MSCCL XML (module documentation). Refuses, naming the reason, schedules of
@@ -175,10 +179,12 @@ struct Program {
     history: HashMap<(Node, usize), History>,
     /// Per (rank, chunk), the contributors of its partial reduction (combining collectives).
     partial: HashMap<(Node, usize), Ranks>,
+    /// The most ranges a transfer on one connection is split into ([`XmlOptions::channels`]).
+    channels: usize,
 }
 
 impl Program {
-    fn new(inst: &Instance, layout: Layout) -> Self {
+    fn new(inst: &Instance, layout: Layout, channels: usize) -> Self {
         let n = layout.n;
         let mut partial = HashMap::new();
         if let (Problem::Collective(c), true) = (&inst.problem, layout.combining()) {
@@ -188,7 +194,7 @@ impl Program {
                 }
             }
         }
-        Program { layout, blocks: vec![BTreeMap::new(); n], history: HashMap::new(), partial }
+        Program { layout, blocks: vec![BTreeMap::new(); n], history: HashMap::new(), partial, channels }
     }
 
     /// Places step `s` (index from 0).
@@ -266,6 +272,11 @@ impl Program {
                     _ => runs.push(vec![p]),
                 }
             }
+            // With more channels, each run is cut into up to that many ranges of near-equal size.
+            let runs = runs.into_iter().flat_map(|run| {
+                let size = run.len().div_ceil(self.channels.min(run.len()).max(1));
+                run.chunks(size).map(<[Piece]>::to_vec).collect::<Vec<_>>()
+            });
             for run in runs {
                 let channel = (0..).find(|&k| {
                     !self.blocks[tr.from].get(&(true, tr.to, k)).is_some_and(|b| b.contains_key(&s))
@@ -320,7 +331,7 @@ fn thread_blocks(blocks: &BTreeMap<Block, BTreeMap<usize, Op>>) -> Vec<(Option<B
 /// indices as the synthesised timing.
 fn write(inst: &Instance, steps: &[Vec<Transmission>], options: XmlOptions, timed: bool) -> Result<String> {
     let layout = Layout::of(inst).map_err(refuse)?;
-    let mut program = Program::new(inst, layout);
+    let mut program = Program::new(inst, layout, options.channels.unwrap_or(1).max(1));
     for (s, step) in steps.iter().enumerate() {
         program.step(s, step)?;
     }

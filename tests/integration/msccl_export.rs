@@ -185,3 +185,46 @@ fn every_corpus_file_reexported_checks_to_its_own_verdict() {
     refused.sort();
     assert_eq!(refused, ["rccl-allreduce-allpairs-4-ll.xml", "rccl-allreduce-allpairs-8-ll-outofplace.xml"]);
 }
+
+/// `--channels K` cuts each step's transfer on a connection into up to K ranges, one channel
+/// each: the file reads back with the same (S, R) under both readings, no range is longer than
+/// ⌈the one-channel file's longest / K⌉, and it uses more channels.
+#[test]
+fn channels_split_transfers_and_keep_steps_and_rounds() {
+    let dir = tempfile::tempdir().unwrap();
+    let toml = dir.path().join("r.toml");
+    let toml = toml.to_str().unwrap();
+    let (code, text, err) =
+        run(&["gen", "allgather", "--network", "ring:4", "--chunks", "4", "--rounds", "8"]);
+    assert_eq!(code, 0, "{err}");
+    std::fs::write(toml, text).unwrap();
+    let longest = |xml: &str| {
+        let doc = roxmltree::Document::parse(xml).unwrap();
+        let cnt = doc.descendants().filter_map(|n| n.attribute("cnt")).map(|c| c.parse::<usize>().unwrap());
+        let channels: usize = doc.root_element().attribute("nchannels").unwrap().parse().unwrap();
+        (cnt.max().unwrap(), channels)
+    };
+    let mut seen = Vec::new();
+    for k in ["1", "2"] {
+        let xml = dir.path().join(format!("c{k}.xml"));
+        let xml = xml.to_str().unwrap();
+        let (code, solved) = json(&["solve", toml, "--method", "sat", "--out", xml, "--channels", k]);
+        assert_eq!(code, 0, "{solved}");
+        for args in [&[toml, xml][..], &[xml, "--network", "ring:4"][..]] {
+            let mut all = vec!["check"];
+            all.extend_from_slice(args);
+            let (code, back) = json(&all);
+            assert_eq!(
+                (code, &back["length"], &back["rounds"]),
+                (0, &solved["length"], &solved["rounds"]),
+                "{k}"
+            );
+        }
+        seen.push(longest(&std::fs::read_to_string(xml).unwrap()));
+    }
+    let [(one, one_channels), (two, two_channels)] = seen[..] else { unreachable!() };
+    assert!(one > 1 && two <= one.div_ceil(2), "{one} then {two}");
+    assert!(two_channels > one_channels, "{one_channels} then {two_channels} channels");
+    let (code, _, err) = run(&["solve", toml, "--method", "ring", "--out", "x.xml", "--channels", "0"]);
+    assert_eq!(code, 2, "{err}");
+}
