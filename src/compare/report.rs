@@ -500,7 +500,12 @@ pub fn plots(r: &Report) -> Vec<(String, String)> {
                 y_label: "length (steps)".into(),
                 series: series
                     .into_iter()
-                    .map(|((rank, label), points)| crate::svg::Series { label, points, dashed: rank < 2 })
+                    .enumerate()
+                    .map(|(i, ((rank, label), points))| crate::svg::Series {
+                        label,
+                        points,
+                        style: if rank < 2 { crate::svg::reference_style(i) } else { crate::svg::style(i) },
+                    })
                     .collect(),
             };
             (format!("plot-{problem}.svg"), chart.to_svg())
