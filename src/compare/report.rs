@@ -96,7 +96,7 @@ pub struct Report {
     pub failed: usize,
     /// One entry per instance file, in input order.
     pub instances: Vec<Entry>,
-    /// The machines at scale: one table per machine list ([`scale`](super::scale)).
+    /// The machines at scale: one table per machine list ([`scale`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub scale: Vec<ScaleTable>,
 }
