@@ -454,8 +454,8 @@ fn tick_label(v: f64) -> String {
 }
 
 impl LineChart {
-    /// The chart as an SVG document (420 pixels high, legend on the right; 760 pixels wide, or
-    /// wider when the longest legend label needs it).
+    /// The chart as an SVG document (420 pixels high, or higher when the legend needs it, legend
+    /// on the right; 760 pixels wide, or wider when the longest legend label needs it).
     pub fn to_svg(&self) -> String {
         let longest = self.series.iter().map(|s| s.label.chars().count()).max().unwrap_or(0);
         let legend_bottom = 40.0 + 20.0 * self.series.len() as f64;
@@ -605,8 +605,10 @@ pub struct CategoryChart {
 }
 
 impl CategoryChart {
-    /// The chart as an SVG document: at least 760 pixels wide, 36 pixels per category and per
-    /// bar, category labels slanted under the axis, the legend on the right.
+    /// The chart as an SVG document: a slot per category wide enough for a bar (or dot) of every
+    /// measured series side by side, the plot at least 400 pixels wide; each category's values
+    /// centred in its slot, bars at most 36 pixels wide; category labels slanted under the axis,
+    /// the legend on the right.
     pub fn to_svg(&self) -> String {
         let measured = self.series.iter().filter(|s| !s.style.is_reference()).count().max(1);
         let slot = match self.kind {
@@ -614,7 +616,10 @@ impl CategoryChart {
             CategoryKind::Dots => f64::max(40.0, 7.0 * measured as f64 + 12.0),
         };
         let longest_category = self.categories.iter().map(|c| c.chars().count()).max().unwrap_or(0);
-        let (left, top) = (70.0, 40.0);
+        // The first category's slanted label reaches about 4.9 px per character left of its slot's
+        // middle.
+        let first = self.categories.first().map_or(0, |c| c.chars().count());
+        let (left, top) = (f64::max(70.0, 4.9 * first as f64 - slot / 2.0 + 10.0), 40.0);
         let right = left + f64::max(400.0, slot * self.categories.len() as f64);
         let bottom = 360.0;
         let legend_lines =
@@ -657,14 +662,15 @@ impl CategoryChart {
                 "<text x=\"{lx:.2}\" y=\"{ly:.2}\" font-size=\"11\" text-anchor=\"end\" transform=\"rotate(-35 {lx:.2} {ly:.2})\">{}</text>",
                 escape(category)
             );
-            // Bars at most 36 px wide, the group centred in its slot.
-            let width = f64::min((slot - 12.0) / measured as f64, 36.0);
-            let start = x0 + (slot - width * measured as f64) / 2.0;
             let value = |s: &CategorySeries| s.values.get(c).copied().flatten().filter(|v| v.y.is_finite());
             let (references, measurements): (Vec<&CategorySeries>, Vec<&CategorySeries>) =
                 self.series.iter().partition(|s| s.style.is_reference());
-            for (k, s) in measurements.into_iter().enumerate() {
-                let Some(v) = value(s) else { continue };
+            // The category's values side by side, at most 36 px each, centred in its slot.
+            let present: Vec<(&CategorySeries, Value)> =
+                measurements.into_iter().filter_map(|s| Some((s, value(s)?))).collect();
+            let width = f64::min((slot - 12.0) / present.len().max(1) as f64, 36.0);
+            let start = x0 + (slot - width * present.len() as f64) / 2.0;
+            for (k, (s, v)) in present.into_iter().enumerate() {
                 let cx = start + width * (k as f64 + 0.5);
                 let title = format!("{} on {category}: {}", s.label, tick_label(v.y));
                 if self.kind == CategoryKind::Bars {
