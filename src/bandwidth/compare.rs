@@ -8,7 +8,6 @@ use super::baseline::Baseline;
 use super::{Answer, optimise};
 use crate::checker::packing::{PackingMeasure, check_packing};
 use crate::error::{Error, Result};
-use crate::folder::packing::bandwidths;
 use crate::spec::fabric::{Fabric, ratio_text};
 use crate::spec::packing::{BandwidthCollective, Packing};
 use num_rational::BigRational;
@@ -119,13 +118,13 @@ pub fn compare(
 ) -> Result<Row> {
     let n = fabric.compute().len();
     let optimum = reference(fabric, collective, deadline)?;
-    let (best, _) = bandwidths(collective, n, &optimum.time);
+    let (best, _) = collective.bandwidths(n, &optimum.time);
     let mut algorithms = Vec::new();
     for algorithm in Baseline::ALL {
         // A packing over the size guards is a cell of the table, not the end of it.
         let outcome = match measured(fabric, collective, algorithm) {
             Ok(Ok((_, measure))) => {
-                let (algbw, _) = bandwidths(collective, n, &measure.time);
+                let (algbw, _) = collective.bandwidths(n, &measure.time);
                 Outcome::Measured { algbw, share_of_optimum: algbw / best, trees: measure.trees }
             }
             Ok(Err(reason)) | Err(Error::NotApplicable { reason, .. }) => {

@@ -11,7 +11,7 @@ use commsched::bandwidth::compare::{self, measured, reference};
 use commsched::bandwidth::time::{SizedTime, parse_size, sized_time};
 use commsched::bandwidth::{Answer, Optimum, optimise};
 use commsched::error::{Error, InputError, Result};
-use commsched::folder::packing::{self as folder, bandwidths};
+use commsched::folder::packing as folder;
 use commsched::spec::fabric::{self, Fabric, ratio_text};
 use commsched::spec::packing::{BandwidthCollective, Cuts, packing_to_json};
 use num_rational::BigRational;
@@ -124,7 +124,7 @@ pub(super) fn solve(args: &Args<'_>, format: Format, out: &mut dyn Write) -> Res
                 folder::write(dir, &fabric, opt, seconds)?;
             }
             let time = &opt.measure.time;
-            let (algbw, busbw) = bandwidths(collective, n, time);
+            let (algbw, busbw) = collective.bandwidths(n, time);
             let sized = size.map(|bytes| sized_time(&fabric, &opt.packing, &opt.measure, bytes));
             match format {
                 Format::Json => {
@@ -161,7 +161,7 @@ pub(super) fn solve(args: &Args<'_>, format: Format, out: &mut dyn Write) -> Res
             }
         }
         Answer::Bounds { cuts, lower } => {
-            let (algbw, _) = bandwidths(collective, n, lower);
+            let (algbw, _) = collective.bandwidths(n, lower);
             match format {
                 Format::Json => {
                     json!({
@@ -218,8 +218,8 @@ fn solve_algorithm(
     }
     let optimum = reference(fabric, collective, args.timeout.map(|t| start + t))?;
     let n = fabric.compute().len();
-    let (algbw, busbw) = bandwidths(collective, n, &measure.time);
-    let (best, _) = bandwidths(collective, n, &optimum.time);
+    let (algbw, busbw) = collective.bandwidths(n, &measure.time);
+    let (best, _) = collective.bandwidths(n, &optimum.time);
     let sized = size.map(|bytes| sized_time(fabric, &packing, &measure, bytes));
     let text = match format {
         Format::Json => {

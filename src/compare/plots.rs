@@ -3,9 +3,11 @@
 //! - **Per network family**, one plot per problem, family and model: the checked length of each
 //!   algorithm and of the paper's schedule, the strongest lower bound and the certified optimum,
 //!   against the family's natural size (n for an n × n mesh, N for a fat-tree, the node count of
-//!   a machine). A line joins only instances of one family, one model and distinct sizes; a
-//!   family with one instance, or with two of one size (instances that differ in their messages
-//!   or budgets), is a bar chart, one group per instance.
+//!   a machine). A line joins only instances of one family and one model over two sizes or more,
+//!   instances of one size sharing a point only when they agree on every line (the same problem
+//!   with another paper's schedule attached); a family whose instances differ at one size (in
+//!   their messages or budgets) is a bar chart, one group per instance, and the families with
+//!   one instance share one bar chart.
 //! - **The gap plot** of each problem: every schedule's length over the certified optimum
 //!   (a filled marker) or, where none is certified, over the lower bound (a hollow one), one
 //!   column per instance, instances of a family side by side.
@@ -271,5 +273,24 @@ fn gap_plot(problem: &str, order: &[&Assessment], labels: &[&str]) -> Plot {
         file: format!("gap-{problem}.svg"),
         caption: format!("{problem}: each schedule's length over the certified optimum or the lower bound"),
         svg,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::family_size;
+
+    /// Each family on its natural axis: n for square meshes and tori, N for a fat-tree, nodes
+    /// for rectangles (a family of their own) and machines (grouped by class).
+    #[test]
+    fn a_network_is_grouped_by_its_family_at_its_natural_size() {
+        assert_eq!(family_size("mesh:4x4"), ("mesh".into(), "n (n × n)", 4.0));
+        assert_eq!(family_size("torus:9x9"), ("torus".into(), "n (n × n)", 9.0));
+        assert_eq!(family_size("mesh:3x5"), ("mesh (r × c)".into(), "nodes", 15.0));
+        assert_eq!(family_size("fat-tree:32"), ("fat-tree".into(), "N (processors)", 32.0));
+        assert_eq!(family_size("path:11"), ("path".into(), "n (nodes)", 11.0));
+        assert_eq!(family_size("ula:12"), ("ula".into(), "n (nodes)", 12.0));
+        assert_eq!(family_size("dgx1"), ("dgx1".into(), "nodes", 8.0));
+        assert_eq!(family_size("hub-and-spoke:6").0, "hub-and-spoke");
     }
 }

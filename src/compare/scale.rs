@@ -3,8 +3,8 @@
 //! it ([`crate::bandwidth::compare`], the table `algbw` prints).
 //!
 //! `report` finds the lists as files named `*.machines.toml` under its paths (default
-//! `instances/`, which holds `instances/scale/nccl.machines.toml`); [`crate::spec::io`] keeps
-//! them out of the instance files. A list is
+//! `instances/`, which holds `instances/scale/nccl.machines.toml`;
+//! [`crate::spec::io::is_machine_list`]), and keeps them out of the instance files. A list is
 //!
 //! ```toml
 //! collective = "allgather"            # allgather, reduce-scatter or allreduce
@@ -42,11 +42,6 @@ pub struct ScaleTable {
     pub machines: Vec<Row>,
     /// Why the list could not be assessed (bad input), else `null`.
     pub error: Option<String>,
-}
-
-/// Whether a file is a machine list (its name ends `.machines.toml`).
-pub fn is_machine_list(path: &Path) -> bool {
-    path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".machines.toml"))
 }
 
 /// Assesses a machine list: every machine's row ([`compare::compare`]), the optimiser of each
