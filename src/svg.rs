@@ -1,7 +1,14 @@
 //! Self-contained SVG output, no browser or plotting library needed: a small document builder
-//! ([`Svg`]) and a line chart on top of it ([`LineChart`]). Every picture the tool writes (bound-gap
-//! plots, ratio plots, sweeps, space-time diagrams) is drawn with these, so they share one look:
-//! a white background, a sans-serif font, and the colour cycle [`PALETTE`].
+//! ([`Svg`]) and two charts on top of it, a line chart over a numeric axis ([`LineChart`]) and a
+//! chart over named categories, bars or dots ([`CategoryChart`]). Every picture the tool writes
+//! (bound-gap plots, ratio plots, sweeps, space-time diagrams) is drawn with these, so they share
+//! one look: a white background, a sans-serif font, and the colour cycle [`PALETTE`].
+//!
+//! A chart's lines stay apart by more than colour ([`style`]): each has a colour of [`PALETTE`],
+//! a [`Marker`] shape and a dash pattern of [`DASHES`], a combination no other line of the chart
+//! has, and marker and dash alone tell the first 28 lines apart in greyscale. Each legend entry is
+//! a `<g class="legend-entry">` carrying its style in `data-colour`, `data-marker` and
+//! `data-dash`, so a test reads back what the legend shows.
 
 use std::fmt::Write as _;
 
@@ -121,13 +128,21 @@ impl Svg {
         );
     }
 
-    /// An open polyline through `points`.
-    pub fn polyline(&mut self, points: &[(f64, f64)], stroke: &str, width: f64, dashed: bool) {
-        let dash = if dashed { " stroke-dasharray=\"5 3\"" } else { "" };
+    /// An open polyline through `points` in `(colour, width)`, in the dash pattern `dash` (SVG
+    /// `stroke-dasharray`; empty: solid), translucent below an `opacity` of 1.
+    pub fn polyline(
+        &mut self,
+        points: &[(f64, f64)],
+        (stroke, width): (&str, f64),
+        dash: &str,
+        opacity: f64,
+    ) {
+        let dash = dash_attribute(dash);
+        let opacity = if opacity < 1.0 { format!(" stroke-opacity=\"{opacity}\"") } else { String::new() };
         let pts: Vec<String> = points.iter().map(|(x, y)| format!("{x:.2},{y:.2}")).collect();
         let _ = writeln!(
             self.body,
-            "<polyline points=\"{}\" fill=\"none\" stroke=\"{stroke}\" stroke-width=\"{width}\"{dash}/>",
+            "<polyline points=\"{}\" fill=\"none\" stroke=\"{stroke}\" stroke-width=\"{width}\"{dash}{opacity}/>",
             pts.join(" ")
         );
     }
@@ -141,6 +156,51 @@ impl Svg {
             "<polygon points=\"{}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"1\">{title}</polygon>",
             pts.join(" ")
         );
+    }
+
+    /// A data point: `marker` of radius `r` centred at `(x, y)` in `colour`, filled (outlined
+    /// in dark grey, so that a light colour shows on white and on a bar of its colour) or hollow
+    /// (white inside an outline of `colour`); its shape's name is its `data-marker`.
+    pub fn marker(
+        &mut self,
+        at: (f64, f64),
+        r: f64,
+        style: (Marker, &str),
+        filled: bool,
+        title: Option<&str>,
+    ) {
+        let (marker, colour) = style;
+        let title = title.map(|t| format!("<title>{}</title>", escape(t))).unwrap_or_default();
+        let (fill, stroke) = if filled { (colour, "#333333") } else { ("#ffffff", colour) };
+        let paint = format!(
+            "data-marker=\"{}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"{}\">{title}",
+            marker.name(),
+            if filled { 0.8 } else { 1.8 }
+        );
+        let _ = match marker.outline(r) {
+            None => writeln!(
+                self.body,
+                "<circle cx=\"{:.2}\" cy=\"{:.2}\" r=\"{r}\" {paint}</circle>",
+                at.0, at.1
+            ),
+            Some(corners) => {
+                let pts: Vec<String> =
+                    corners.iter().map(|(dx, dy)| format!("{:.2},{:.2}", at.0 + dx, at.1 + dy)).collect();
+                writeln!(self.body, "<polygon points=\"{}\" {paint}</polygon>", pts.join(" "))
+            }
+        };
+    }
+
+    /// Opens a group of elements with the given attributes (`name="value"` pairs, escaped here);
+    /// [`Svg::close_group`] closes it.
+    pub fn open_group(&mut self, attributes: &[(&str, &str)]) {
+        let attrs: Vec<String> = attributes.iter().map(|(k, v)| format!(" {k}=\"{}\"", escape(v))).collect();
+        let _ = writeln!(self.body, "<g{}>", attrs.concat());
+    }
+
+    /// Closes the group [`Svg::open_group`] opened.
+    pub fn close_group(&mut self) {
+        self.body.push_str("</g>\n");
     }
 
     /// A filled circle (a data point).
@@ -184,6 +244,163 @@ impl Svg {
     }
 }
 
+/// The `stroke-dasharray` attribute of a dash pattern (nothing for a solid line).
+fn dash_attribute(dash: &str) -> String {
+    if dash.is_empty() { String::new() } else { format!(" stroke-dasharray=\"{dash}\"") }
+}
+
+/// The shape of a data point. Every shape is closed, so it can be drawn filled or hollow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Marker {
+    /// A circle.
+    Circle,
+    /// A square.
+    Square,
+    /// A triangle pointing up.
+    TriangleUp,
+    /// A diamond.
+    Diamond,
+    /// A triangle pointing down.
+    TriangleDown,
+    /// A regular pentagon.
+    Pentagon,
+    /// A five-pointed star.
+    Star,
+}
+
+impl Marker {
+    /// Every shape, in the order [`style`] cycles through them.
+    pub const ALL: [Marker; 7] = [
+        Self::Circle,
+        Self::Square,
+        Self::TriangleUp,
+        Self::Diamond,
+        Self::TriangleDown,
+        Self::Pentagon,
+        Self::Star,
+    ];
+
+    /// Its name, the `data-marker` of what draws it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Circle => "circle",
+            Self::Square => "square",
+            Self::TriangleUp => "triangle-up",
+            Self::Diamond => "diamond",
+            Self::TriangleDown => "triangle-down",
+            Self::Pentagon => "pentagon",
+            Self::Star => "star",
+        }
+    }
+
+    /// The corners of the shape of radius `r` about the origin (y down), or `None` for the
+    /// circle.
+    fn outline(self, r: f64) -> Option<Vec<(f64, f64)>> {
+        // `n` corners on a circle of radius `r`, the first at angle `a0` (0: straight up).
+        let regular = |n: usize, r: f64, a0: f64| -> Vec<(f64, f64)> {
+            (0..n)
+                .map(|k| {
+                    let a = a0 + std::f64::consts::TAU * k as f64 / n as f64;
+                    (r * a.sin(), -r * a.cos())
+                })
+                .collect()
+        };
+        Some(match self {
+            Self::Circle => return None,
+            Self::Square => regular(4, r * 1.2, std::f64::consts::FRAC_PI_4),
+            Self::TriangleUp => regular(3, r * 1.35, 0.0),
+            Self::Diamond => regular(4, r * 1.35, 0.0),
+            Self::TriangleDown => regular(3, r * 1.35, std::f64::consts::PI),
+            Self::Pentagon => regular(5, r * 1.2, 0.0),
+            Self::Star => {
+                let (outer, inner) =
+                    (regular(5, r * 1.5, 0.0), regular(5, r * 0.65, std::f64::consts::PI / 5.0));
+                outer.into_iter().zip(inner).flat_map(|(o, i)| [o, i]).collect()
+            }
+        })
+    }
+}
+
+/// The dash patterns of lines (SVG `stroke-dasharray`): solid, dashed, dotted, dash-dot.
+pub const DASHES: [&str; 4] = ["", "7 3", "2 2", "8 3 2 3"];
+
+/// How one line (or bar, or set of dots) of a chart is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Style {
+    /// Its colour.
+    pub colour: &'static str,
+    /// The shape of its points.
+    pub marker: Marker,
+    /// Its dash pattern, one of [`DASHES`].
+    pub dash: &'static str,
+}
+
+/// The style of a chart's `i`-th measured line: colour `i mod 8` of [`PALETTE`], marker `i mod
+/// 7` of [`Marker::ALL`], and dash pattern `⌊i / 7⌋ mod 4` of [`DASHES`]. Marker and dash
+/// together differ for the first 28 lines (what greyscale shows), and with the colour for the
+/// first 56 (8 and 7 are coprime).
+pub fn style(i: usize) -> Style {
+    Style { colour: colour(i), marker: Marker::ALL[i % 7], dash: DASHES[(i / 7) % DASHES.len()] }
+}
+
+/// The greys of reference lines (bounds, optima): no measured line is grey.
+const GREYS: [&str; 3] = ["#555555", "#999999", "#777777"];
+
+impl Style {
+    /// Whether it is a reference's ([`reference_style`]).
+    pub fn is_reference(&self) -> bool {
+        GREYS.contains(&self.colour)
+    }
+
+    /// Draws a line through `points` in this style: a measurement 2 px wide; a reference as a
+    /// band 7 px wide and translucent, under the measurements, so that a line on the band is
+    /// seen to meet it.
+    fn draw(&self, svg: &mut Svg, points: &[(f64, f64)]) {
+        match self.is_reference() {
+            true => svg.polyline(points, (self.colour, 7.0), self.dash, 0.45),
+            false => svg.polyline(points, (self.colour, 2.0), self.dash, 1.0),
+        }
+    }
+}
+
+/// The style of a chart's `j`-th reference line (a bound or an optimum rather than a
+/// measurement): a grey, never a colour of [`PALETTE`], so no measured line looks like it, and a
+/// dash pattern other than solid; distinct for the first 21.
+pub fn reference_style(j: usize) -> Style {
+    Style { colour: GREYS[j % GREYS.len()], marker: Marker::ALL[j % 7], dash: DASHES[1 + j % 3] }
+}
+
+/// A legend entry at `(x, y)`: a sample of the line (or a swatch, for a bar) with its marker,
+/// then the label; grouped with its style as data attributes.
+fn legend_entry(svg: &mut Svg, (x, y): (f64, f64), style: Style, label: &str, bar: bool) {
+    svg.open_group(&[
+        ("class", "legend-entry"),
+        ("data-colour", style.colour),
+        ("data-marker", style.marker.name()),
+        ("data-dash", style.dash),
+    ]);
+    if bar {
+        bar_rect(svg, (x, y - 6.0, 24.0, 12.0), style, None);
+    } else {
+        style.draw(svg, &[(x, y), (x + 24.0, y)]);
+    }
+    svg.marker((x + 12.0, y), 3.5, (style.marker, style.colour), true, None);
+    svg.text((x + 30.0, y + 4.0), label, 12.0, Anchor::Start, false);
+    svg.close_group();
+}
+
+/// A bar `(x, y, w, h)` in a style: filled with its colour, outlined in dark grey in its dash
+/// pattern.
+fn bar_rect(svg: &mut Svg, (x, y, w, h): (f64, f64, f64, f64), style: Style, title: Option<&str>) {
+    let title = title.map(|t| format!("<title>{}</title>", escape(t))).unwrap_or_default();
+    let _ = writeln!(
+        svg.body,
+        "<rect x=\"{x:.2}\" y=\"{y:.2}\" width=\"{w:.2}\" height=\"{h:.2}\" fill=\"{}\" fill-opacity=\"0.85\" stroke=\"#333333\" stroke-width=\"1\"{}>{title}</rect>",
+        style.colour,
+        dash_attribute(style.dash)
+    );
+}
+
 /// One line of a [`LineChart`]: a label for the legend and its points in data coordinates.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Series {
@@ -191,8 +408,9 @@ pub struct Series {
     pub label: String,
     /// `(x, y)` points, drawn in the order given.
     pub points: Vec<(f64, f64)>,
-    /// Drawn dashed (a bound or a reference curve rather than a measurement).
-    pub dashed: bool,
+    /// How it is drawn: [`style`] for a measurement, [`reference_style`] for a bound or a
+    /// reference curve.
+    pub style: Style,
 }
 
 /// A line chart with linear axes, ticks, axis titles and a legend.
@@ -204,7 +422,7 @@ pub struct LineChart {
     pub x_label: String,
     /// The y-axis title.
     pub y_label: String,
-    /// The lines, coloured by position in [`PALETTE`].
+    /// The lines.
     pub series: Vec<Series>,
 }
 
@@ -236,12 +454,16 @@ fn tick_label(v: f64) -> String {
 }
 
 impl LineChart {
-    /// The chart as an SVG document (420 pixels high, legend on the right; 760 pixels wide, or
-    /// wider when the longest legend label needs it).
+    /// The chart as an SVG document (420 pixels high, or higher when the legend needs it, legend
+    /// on the right; 760 pixels wide, or wider when the longest legend label needs it).
     pub fn to_svg(&self) -> String {
         let longest = self.series.iter().map(|s| s.label.chars().count()).max().unwrap_or(0);
+        let legend_bottom = 40.0 + 20.0 * self.series.len() as f64;
         // Legend text starts 50 px right of the plot, at about 6.6 px per 12 px character.
-        let (width, height) = (f64::max(760.0, 540.0 + 50.0 + 6.6 * longest as f64 + 10.0), 420.0);
+        let (width, height) = (
+            f64::max(760.0, 540.0 + 50.0 + 6.6 * longest as f64 + 10.0),
+            f64::max(420.0, legend_bottom + 20.0),
+        );
         let (left, right, top, bottom) = (70.0, 540.0, 40.0, 360.0);
         let points = self.series.iter().flat_map(|s| s.points.iter().copied());
         let (mut x0, mut x1, mut y0, mut y1) =
@@ -258,11 +480,7 @@ impl LineChart {
         if x1 <= x0 {
             x1 = x0 + 1.0;
         }
-        if y1 <= y0 {
-            y1 = y0 + 1.0;
-        }
-        let pad = (y1 - y0) * 0.05;
-        let (y0, y1) = (if y0 >= 0.0 { (y0 - pad).max(0.0) } else { y0 - pad }, y1 + pad);
+        let (y0, y1) = padded(y0, y1);
         let sx = |x: f64| left + (x - x0) / (x1 - x0) * (right - left);
         let sy = |y: f64| bottom - (y - y0) / (y1 - y0) * (bottom - top);
         let mut svg = Svg::new(width, height);
@@ -271,33 +489,228 @@ impl LineChart {
             svg.line((sx(t), bottom), (sx(t), top), "#e5e5e5", 1.0, false);
             svg.text((sx(t), bottom + 16.0), &tick_label(t), 11.0, Anchor::Middle, false);
         }
-        for t in ticks(y0, y1) {
-            svg.line((left, sy(t)), (right, sy(t)), "#e5e5e5", 1.0, false);
-            svg.text((left - 6.0, sy(t) + 4.0), &tick_label(t), 11.0, Anchor::End, false);
-        }
+        y_axis(&mut svg, (left, right, top, bottom), (y0, y1), &self.y_label);
         svg.line((left, bottom), (right, bottom), "#333333", 1.0, false);
-        svg.line((left, bottom), (left, top), "#333333", 1.0, false);
         svg.text(((left + right) / 2.0, bottom + 38.0), &self.x_label, 13.0, Anchor::Middle, false);
-        svg.text((18.0, (top + bottom) / 2.0), &self.y_label, 13.0, Anchor::Middle, true);
-        for (i, s) in self.series.iter().enumerate() {
-            let pts: Vec<(f64, f64)> = s
-                .points
-                .iter()
+        let pixels = |s: &Series| -> Vec<(f64, f64)> {
+            (s.points.iter())
                 .filter(|(x, y)| x.is_finite() && y.is_finite())
                 .map(|&(x, y)| (sx(x), sy(y)))
-                .collect();
-            svg.polyline(&pts, colour(i), 2.0, s.dashed);
-            for (p, (x, y)) in pts.iter().zip(&s.points) {
-                svg.circle(
-                    *p,
-                    2.5,
-                    colour(i),
-                    Some(&format!("{}: ({}, {})", s.label, tick_label(*x), tick_label(*y))),
+                .collect()
+        };
+        // References first, under the measurements.
+        let (references, measured): (Vec<&Series>, Vec<&Series>) =
+            self.series.iter().partition(|s| s.style.is_reference());
+        for s in references.iter().chain(&measured) {
+            s.style.draw(&mut svg, &pixels(s));
+        }
+        // Markers shrink from one measured line to the next, so that the markers of lines through
+        // one point nest instead of hiding each other.
+        let shrink = 2.5 / measured.len().saturating_sub(1).max(1) as f64;
+        let radii =
+            references.iter().map(|_| 3.0).chain((0..measured.len()).map(|k| 5.5 - shrink * k as f64));
+        for (s, r) in references.iter().chain(&measured).zip(radii) {
+            for (p, (x, y)) in pixels(s).into_iter().zip(&s.points) {
+                let title = format!("{}: ({}, {})", s.label, tick_label(*x), tick_label(*y));
+                svg.marker(p, r, (s.style.marker, s.style.colour), true, Some(&title));
+            }
+        }
+        for (i, s) in self.series.iter().enumerate() {
+            legend_entry(&mut svg, (right + 20.0, top + 8.0 + 20.0 * i as f64), s.style, &s.label, false);
+        }
+        svg.finish()
+    }
+}
+
+/// The y range `y0..=y1` with 5 % of room above and below (not below 0 for a range that starts
+/// at 0 or above), and of height 1 at least.
+fn padded(y0: f64, y1: f64) -> (f64, f64) {
+    let (y0, y1) = if y0 > y1 {
+        (0.0, 1.0)
+    } else if y1 <= y0 {
+        (y0, y0 + 1.0)
+    } else {
+        (y0, y1)
+    };
+    let pad = (y1 - y0) * 0.05;
+    (if y0 >= 0.0 { (y0 - pad).max(0.0) } else { y0 - pad }, y1 + pad)
+}
+
+/// The y axis of the plot area `(left, right, top, bottom)` over `y0..=y1`: grid lines, tick
+/// labels, the axis line and its title.
+fn y_axis(
+    svg: &mut Svg,
+    (left, right, top, bottom): (f64, f64, f64, f64),
+    (y0, y1): (f64, f64),
+    label: &str,
+) {
+    let sy = |y: f64| bottom - (y - y0) / (y1 - y0) * (bottom - top);
+    for t in ticks(y0, y1) {
+        svg.line((left, sy(t)), (right, sy(t)), "#e5e5e5", 1.0, false);
+        svg.text((left - 6.0, sy(t) + 4.0), &tick_label(t), 11.0, Anchor::End, false);
+    }
+    svg.line((left, bottom), (left, top), "#333333", 1.0, false);
+    svg.text((18.0, (top + bottom) / 2.0), label, 13.0, Anchor::Middle, true);
+}
+
+/// A value of a [`CategoryChart`]: its height, and whether its marker is filled.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Value {
+    /// The value.
+    pub y: f64,
+    /// Filled marker (else hollow): what filled means is the chart's [`CategoryChart::note`].
+    pub filled: bool,
+}
+
+/// One set of bars or dots of a [`CategoryChart`], or a reference level.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CategorySeries {
+    /// The legend entry.
+    pub label: String,
+    /// One value per category, or none.
+    pub values: Vec<Option<Value>>,
+    /// How it is drawn: [`style`] for a measurement; [`reference_style`] for a bound or an
+    /// optimum, a level across each category's slot rather than a bar or a dot.
+    pub style: Style,
+}
+
+/// How a [`CategoryChart`] draws its measured series.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CategoryKind {
+    /// Side-by-side bars from zero, a marker on top.
+    Bars,
+    /// Side-by-side markers, no line between categories.
+    Dots,
+}
+
+/// A chart over named categories (instances, machines) on the x axis: per category, one bar or
+/// dot per measured series side by side, and each reference series as a level across the
+/// category's slot. Nothing joins two categories.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CategoryChart {
+    /// The title above the plot.
+    pub title: String,
+    /// The y-axis title.
+    pub y_label: String,
+    /// What the markers' filling means, or other notes under the legend.
+    pub note: Vec<String>,
+    /// The categories, left to right.
+    pub categories: Vec<String>,
+    /// The series.
+    pub series: Vec<CategorySeries>,
+    /// Bars or dots.
+    pub kind: CategoryKind,
+    /// A horizontal rule across the plot (a ratio of 1), if any.
+    pub rule: Option<f64>,
+}
+
+impl CategoryChart {
+    /// The chart as an SVG document: a slot per category wide enough for a bar (or dot) of every
+    /// measured series side by side, the plot at least 400 pixels wide; each category's values
+    /// centred in its slot, bars at most 36 pixels wide; category labels slanted under the axis,
+    /// the legend on the right.
+    pub fn to_svg(&self) -> String {
+        let measured = self.series.iter().filter(|s| !s.style.is_reference()).count().max(1);
+        let slot = match self.kind {
+            CategoryKind::Bars => f64::max(60.0, 14.0 * measured as f64 + 16.0),
+            CategoryKind::Dots => f64::max(40.0, 7.0 * measured as f64 + 12.0),
+        };
+        let longest_category = self.categories.iter().map(|c| c.chars().count()).max().unwrap_or(0);
+        // The first category's slanted label reaches about 4.9 px per character left of its slot's
+        // middle.
+        let first = self.categories.first().map_or(0, |c| c.chars().count());
+        let (left, top) = (f64::max(70.0, 4.9 * first as f64 - slot / 2.0 + 10.0), 40.0);
+        let right = left + f64::max(400.0, slot * self.categories.len() as f64);
+        let bottom = 360.0;
+        let legend_lines =
+            self.series.len() as f64 + self.note.len() as f64 + if self.note.is_empty() { 0.0 } else { 0.5 };
+        let longest = (self.series.iter().map(|s| s.label.chars().count()))
+            .chain(self.note.iter().map(|n| n.chars().count()))
+            .max()
+            .unwrap_or(0);
+        let width = right + 50.0 + 6.6 * longest as f64 + 10.0;
+        // Slanted labels reach down about 0.5 × 6 px per character.
+        let height =
+            f64::max(bottom + 30.0 + 3.6 * longest_category as f64, top + 20.0 * legend_lines + 30.0);
+        let values = self.series.iter().flat_map(|s| s.values.iter().flatten().map(|v| v.y));
+        let (mut y0, mut y1) = (f64::INFINITY, f64::NEG_INFINITY);
+        for y in values.chain(self.rule).filter(|y| y.is_finite()) {
+            y0 = y0.min(y);
+            y1 = y1.max(y);
+        }
+        if self.kind == CategoryKind::Bars {
+            y0 = 0.0;
+        }
+        let (y0, y1) = padded(y0, y1);
+        let sy = |y: f64| bottom - (y - y0) / (y1 - y0) * (bottom - top);
+        let mut svg = Svg::new(width, height);
+        svg.text(((left + right) / 2.0, 22.0), &self.title, 15.0, Anchor::Middle, false);
+        y_axis(&mut svg, (left, right, top, bottom), (y0, y1), &self.y_label);
+        svg.line((left, bottom), (right, bottom), "#333333", 1.0, false);
+        if let Some(r) = self.rule {
+            svg.line((left, sy(r)), (right, sy(r)), "#333333", 1.2, false);
+        }
+        let slot = (right - left) / self.categories.len().max(1) as f64;
+        for (c, category) in self.categories.iter().enumerate() {
+            let x0 = left + slot * c as f64;
+            if c > 0 {
+                svg.line((x0, top), (x0, bottom), "#f0f0f0", 1.0, false);
+            }
+            let (lx, ly) = (x0 + slot / 2.0, bottom + 14.0);
+            let _ = writeln!(
+                svg.body,
+                "<text x=\"{lx:.2}\" y=\"{ly:.2}\" font-size=\"11\" text-anchor=\"end\" transform=\"rotate(-35 {lx:.2} {ly:.2})\">{}</text>",
+                escape(category)
+            );
+            let value = |s: &CategorySeries| s.values.get(c).copied().flatten().filter(|v| v.y.is_finite());
+            let (references, measurements): (Vec<&CategorySeries>, Vec<&CategorySeries>) =
+                self.series.iter().partition(|s| s.style.is_reference());
+            // The category's values side by side, at most 36 px each, centred in its slot.
+            let present: Vec<(&CategorySeries, Value)> =
+                measurements.into_iter().filter_map(|s| Some((s, value(s)?))).collect();
+            let width = f64::min((slot - 12.0) / present.len().max(1) as f64, 36.0);
+            let start = x0 + (slot - width * present.len() as f64) / 2.0;
+            for (k, (s, v)) in present.into_iter().enumerate() {
+                let cx = start + width * (k as f64 + 0.5);
+                let title = format!("{} on {category}: {}", s.label, tick_label(v.y));
+                if self.kind == CategoryKind::Bars {
+                    let (y, base) = (sy(v.y), sy(y0.max(0.0)));
+                    bar_rect(
+                        &mut svg,
+                        (cx - width / 2.0 + 1.0, y, width - 2.0, base - y),
+                        s.style,
+                        Some(&title),
+                    );
+                }
+                svg.marker((cx, sy(v.y)), 4.0, (s.style.marker, s.style.colour), v.filled, Some(&title));
+            }
+            // The references over the bars, as levels across the slot.
+            for s in references {
+                let Some(v) = value(s) else { continue };
+                let title = format!("{} on {category}: {}", s.label, tick_label(v.y));
+                s.style.draw(&mut svg, &[(x0 + 3.0, sy(v.y)), (x0 + slot - 3.0, sy(v.y))]);
+                svg.marker(
+                    (x0 + 3.0, sy(v.y)),
+                    3.0,
+                    (s.style.marker, s.style.colour),
+                    v.filled,
+                    Some(&title),
                 );
             }
-            let ly = top + 8.0 + 20.0 * i as f64;
-            svg.line((right + 20.0, ly), (right + 44.0, ly), colour(i), 2.0, s.dashed);
-            svg.text((right + 50.0, ly + 4.0), &s.label, 12.0, Anchor::Start, false);
+        }
+        let bars = self.kind == CategoryKind::Bars;
+        for (i, s) in self.series.iter().enumerate() {
+            legend_entry(
+                &mut svg,
+                (right + 20.0, top + 8.0 + 20.0 * i as f64),
+                s.style,
+                &s.label,
+                bars && !s.style.is_reference(),
+            );
+        }
+        for (i, note) in self.note.iter().enumerate() {
+            let y = top + 8.0 + 20.0 * (self.series.len() as f64 + 0.5 + i as f64);
+            svg.text((right + 20.0, y + 4.0), note, 12.0, Anchor::Start, false);
         }
         svg.finish()
     }

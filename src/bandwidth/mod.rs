@@ -12,6 +12,7 @@
 
 pub mod baseline;
 pub mod branching;
+pub mod compare;
 pub mod construct;
 pub mod flow;
 pub mod rate;

@@ -7,19 +7,18 @@
 use super::args::Format;
 use super::io_err;
 use commsched::bandwidth::baseline::Baseline;
+use commsched::bandwidth::compare::{self, measured, reference};
 use commsched::bandwidth::time::{SizedTime, parse_size, sized_time};
 use commsched::bandwidth::{Answer, Optimum, optimise};
-use commsched::checker::packing::{PackingMeasure, check_packing};
 use commsched::checker::{Producer, accept};
 use commsched::error::{Error, InputError, Result};
-use commsched::folder::packing::{self as folder, bandwidths};
+use commsched::folder::packing as folder;
 use commsched::heuristics::collective::packed::packed_schedule;
 use commsched::msccl::{self, XmlOptions};
 use commsched::spec::fabric::{self, Fabric, ratio_text};
 use commsched::spec::io::is_xml;
 use commsched::spec::packing::{BandwidthCollective, Cuts, Packing, packing_to_json};
 use num_rational::BigRational;
-use serde::Serialize;
 use serde_json::json;
 use std::io::Write;
 use std::path::Path;
@@ -116,42 +115,6 @@ fn parse_method(text: Option<&str>) -> Result<Option<Baseline>> {
     }
 }
 
-/// The optimum a registered algorithm is set against: certified, or the cut bound at the
-/// deadline.
-struct Reference {
-    time: BigRational,
-    certified: bool,
-}
-
-fn reference(
-    fabric: &Fabric,
-    collective: BandwidthCollective,
-    deadline: Option<Instant>,
-) -> Result<Reference> {
-    Ok(match optimise(fabric, collective, deadline)? {
-        Answer::Optimal(opt) => Reference { time: opt.measure.time, certified: true },
-        Answer::Bounds { lower, .. } => Reference { time: lower, certified: false },
-    })
-}
-
-/// A registered algorithm's packing of `collective` on `fabric`, checked: its measure, or why
-/// it does not apply.
-fn measured(
-    fabric: &Fabric,
-    collective: BandwidthCollective,
-    algorithm: Baseline,
-) -> Result<std::result::Result<(Packing, PackingMeasure), String>> {
-    let packing = match algorithm.packing(fabric, collective)? {
-        Ok(packing) => packing,
-        Err(reason) => return Ok(Err(reason)),
-    };
-    let measure = check_packing(fabric, &packing).map_err(|v| Error::Rejected {
-        producer: format!("the {} algorithm", algorithm.name()),
-        reason: v.into_iter().take(3).collect::<Vec<_>>().join("; "),
-    })?;
-    Ok(Ok((packing, measure)))
-}
-
 /// `solve … --model bandwidth`.
 pub(super) fn solve(args: &Args<'_>, format: Format, out: &mut dyn Write) -> Result<u8> {
     let collective = parse_collective(args.collective)?;
@@ -190,7 +153,7 @@ pub(super) fn solve(args: &Args<'_>, format: Format, out: &mut dyn Write) -> Res
                 folder::write(dir, &fabric, opt, seconds)?;
             }
             let time = &opt.measure.time;
-            let (algbw, busbw) = bandwidths(collective, n, time);
+            let (algbw, busbw) = collective.bandwidths(n, time);
             let sized = size.map(|bytes| sized_time(&fabric, &opt.packing, &opt.measure, bytes));
             match format {
                 Format::Json => {
@@ -227,7 +190,7 @@ pub(super) fn solve(args: &Args<'_>, format: Format, out: &mut dyn Write) -> Res
             }
         }
         Answer::Bounds { cuts, lower } => {
-            let (algbw, _) = bandwidths(collective, n, lower);
+            let (algbw, _) = collective.bandwidths(n, lower);
             match format {
                 Format::Json => {
                     json!({
@@ -283,8 +246,8 @@ fn solve_algorithm(
     }
     let optimum = reference(fabric, collective, args.timeout.map(|t| start + t))?;
     let n = fabric.compute().len();
-    let (algbw, busbw) = bandwidths(collective, n, &measure.time);
-    let (best, _) = bandwidths(collective, n, &optimum.time);
+    let (algbw, busbw) = collective.bandwidths(n, &measure.time);
+    let (best, _) = collective.bandwidths(n, &optimum.time);
     let sized = size.map(|bytes| sized_time(fabric, &packing, &measure, bytes));
     let text = match format {
         Format::Json => {
@@ -345,40 +308,8 @@ fn describe_trees(fabric: &Fabric, opt: &Optimum) -> String {
     }
 }
 
-/// One machine of `algbw`.
-#[derive(Serialize)]
-struct Row {
-    network: String,
-    compute_nodes: usize,
-    optimum: OptimumCell,
-    algorithms: Vec<AlgorithmCell>,
-}
-
-/// The optimum of a row: certified, or the cut bound at the timeout.
-#[derive(Serialize)]
-struct OptimumCell {
-    algbw: f64,
-    time_per_shard: String,
-    certified: bool,
-}
-
-/// A registered algorithm of a row: its checked algbw and share of the optimum, or why it does
-/// not apply.
-#[derive(Serialize)]
-struct AlgorithmCell {
-    name: &'static str,
-    #[serde(flatten)]
-    outcome: Outcome,
-}
-
-#[derive(Serialize)]
-#[serde(untagged)]
-enum Outcome {
-    Measured { algbw: f64, share_of_optimum: f64, trees: usize },
-    NotApplicable { not_applicable: String },
-}
-
-/// `algbw COLLECTIVE --network A,B,…`: per machine, the optimum and every registered algorithm.
+/// `algbw COLLECTIVE --network A,B,…`: per machine, the optimum and every registered algorithm
+/// ([`compare::compare`]).
 pub(super) fn algbw(
     collective: &str,
     networks: &[String],
@@ -392,77 +323,14 @@ pub(super) fn algbw(
     let mut rows = Vec::new();
     for spec in networks {
         let fabric = fabric::load(spec, default_bandwidth.as_ref())?;
-        let n = fabric.compute().len();
-        let optimum = reference(&fabric, collective, Some(Instant::now() + timeout))?;
-        let (best, _) = bandwidths(collective, n, &optimum.time);
-        let mut algorithms = Vec::new();
-        for algorithm in Baseline::ALL {
-            // A packing over the size guards is a cell of the table, not the end of it.
-            let outcome = match measured(&fabric, collective, algorithm) {
-                Ok(Ok((_, measure))) => {
-                    let (algbw, _) = bandwidths(collective, n, &measure.time);
-                    Outcome::Measured { algbw, share_of_optimum: algbw / best, trees: measure.trees }
-                }
-                Ok(Err(reason)) | Err(Error::NotApplicable { reason, .. }) => {
-                    Outcome::NotApplicable { not_applicable: reason }
-                }
-                Err(e) => return Err(e),
-            };
-            algorithms.push(AlgorithmCell { name: algorithm.name(), outcome });
-        }
-        let optimum = OptimumCell {
-            algbw: best,
-            time_per_shard: ratio_text(&optimum.time),
-            certified: optimum.certified,
-        };
-        rows.push(Row { network: spec.clone(), compute_nodes: n, optimum, algorithms });
+        rows.push(compare::compare(spec, &fabric, collective, Some(Instant::now() + timeout))?);
     }
     let text = match format {
         Format::Json => json!({"collective": collective.name(), "machines": rows}).to_string() + "\n",
-        _ => algbw_table(collective, &rows),
+        _ => compare::table(collective, &rows),
     };
     out.write_all(text.as_bytes()).map_err(io_err("<stdout>"))?;
     Ok(0)
-}
-
-/// The text table of `algbw`: GB/s, and each algorithm's share of the optimum.
-fn algbw_table(collective: BandwidthCollective, rows: &[Row]) -> String {
-    let mut header = vec!["machine".to_string(), "GPUs".into(), "optimum".into()];
-    header.extend(Baseline::ALL.iter().map(|b| b.name().to_string()));
-    let mut lines = vec![header];
-    let mut notes = String::new();
-    for row in rows {
-        let kind = if row.optimum.certified { "cut" } else { "bound" };
-        let mut line = vec![
-            row.network.clone(),
-            row.compute_nodes.to_string(),
-            format!("{:.3} ({kind})", row.optimum.algbw),
-        ];
-        for a in &row.algorithms {
-            line.push(match &a.outcome {
-                Outcome::Measured { algbw, share_of_optimum, .. } => {
-                    format!("{algbw:.3} ({:.1} %)", 100.0 * share_of_optimum)
-                }
-                Outcome::NotApplicable { not_applicable } => {
-                    notes += &format!("{}: {} does not apply: {not_applicable}\n", row.network, a.name);
-                    "n/a".into()
-                }
-            });
-        }
-        lines.push(line);
-    }
-    let widths: Vec<usize> =
-        (0..lines[0].len()).map(|i| lines.iter().map(|l| l[i].chars().count()).max().unwrap_or(0)).collect();
-    let mut text = format!(
-        "{} (bandwidth model): algbw in GB/s; the optimum certified by a cut (or its bound at the timeout); each algorithm's packing checked, with its share of the optimum\n",
-        collective.name()
-    );
-    for line in &lines {
-        let cells: Vec<String> = line.iter().zip(&widths).map(|(c, w)| format!("{c:<w$}")).collect();
-        text += cells.join("  ").trim_end();
-        text += "\n";
-    }
-    text + &notes
 }
 
 /// One line per size: the time, its bandwidth term, and each phase's pipeline.

@@ -5,10 +5,13 @@ use super::args::{Format, Limits};
 use super::{in_file, io_err, results, solve_options};
 use commsched::compare::report::{self, Entry, Report, RunInfo};
 use commsched::compare::{Algorithms, AssessOptions, Assessment, Attached, assess};
+use commsched::compare::{html, plots, scale};
 use commsched::error::{InputError, Result};
 use commsched::exact::BackendChoice;
 use commsched::msccl::load_schedule;
-use commsched::spec::io::{certificate_folder, instance_files, load_instance, paper_schedule_file};
+use commsched::spec::io::{
+    certificate_folder, instance_files, load_instance, machine_lists, paper_schedule_file,
+};
 use commsched::spec::{Family, ProblemKind, Schedule};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -176,8 +179,27 @@ pub(super) fn report(
         cores: std::thread::available_parallelism().map_or(1, usize::from),
         os: format!("{} {}", std::env::consts::OS, std::env::consts::ARCH),
     };
+    let lists: Vec<PathBuf> = machine_lists(paths)?
+        .into_iter()
+        .enumerate()
+        .filter(|(k, _)| shard.is_none_or(|(i, n)| k % n == i))
+        .map(|(_, f)| f)
+        .collect();
     let cache = cache.map(|d| results::Cache::open(d, &run, &options)).transpose()?;
-    let report = Report::new(run, assess_all(&files, &options, jobs, cache.as_ref()));
+    let entries = assess_all(&files, &options, jobs, cache.as_ref());
+    let scale = lists
+        .iter()
+        .map(|f| {
+            let table = scale::assess(f, options.solve.timeout);
+            eprintln!(
+                "{}: machines at scale {}",
+                f.display(),
+                table.error.as_deref().map_or("assessed", |_| "not assessed")
+            );
+            table
+        })
+        .collect();
+    let report = Report::new(run, entries).with_scale(scale);
     write_report(&report, dir, format, out)?;
     Ok(if report.failed > 0 { 3 } else { 0 })
 }
@@ -210,17 +232,19 @@ pub(super) fn write_report(
     }
 }
 
-/// `report --out DIR`'s pictures: the per-problem plots and a space-time diagram of each
-/// instance's best checked schedule (`diagrams/NAME.svg`, where [`commsched::draw`] can draw
-/// it and it has at most [`report::MAX_DIAGRAM_CELLS`] cells), linked from report.md.
+/// `report --out DIR`'s pictures and report.html: the plots ([`plots::plots`]: per problem and
+/// family, the gap plots, the machines at scale) and a space-time diagram of each instance's
+/// best checked schedule (`diagrams/NAME.svg`, where [`commsched::draw`] can draw it and it has
+/// at most [`report::MAX_DIAGRAM_CELLS`] cells), linked from report.md, then report.html with
+/// the plots inline.
 fn write_pictures(report: &Report, dir: &Path, out: &mut dyn Write) -> Result<()> {
     let write = |name: &str, text: &str| -> Result<()> {
         let path = dir.join(name);
         std::fs::write(&path, text).map_err(io_err(&path.display().to_string()))
     };
-    let plots = report::plots(report);
-    for (name, svg) in &plots {
-        write(name, svg)?;
+    let plots = plots::plots(&report.assessments(), &report.scale);
+    for p in &plots {
+        write(&p.file, &p.svg)?;
     }
     std::fs::create_dir_all(dir.join("diagrams"))
         .map_err(io_err(&dir.join("diagrams").display().to_string()))?;
@@ -284,8 +308,13 @@ fn write_pictures(report: &Report, dir: &Path, out: &mut dyn Write) -> Result<()
     let md = dir.join("report.md");
     let mut file =
         std::fs::OpenOptions::new().append(true).open(&md).map_err(io_err(&md.display().to_string()))?;
-    let names: Vec<String> = plots.into_iter().map(|(n, _)| n).collect();
+    let names: Vec<String> = plots.iter().map(|p| p.file.clone()).collect();
     report::write_pictures(&names, &diagrams, &mut file).map_err(io_err(&md.display().to_string()))?;
+    let page = dir.join("report.html");
+    let mut html_file = std::fs::File::create(&page).map_err(io_err(&page.display().to_string()))?;
+    html::write_html(report, &plots, &diagrams, &mut html_file)
+        .map_err(io_err(&page.display().to_string()))?;
+    writeln!(out, "wrote {}", page.display()).map_err(io_err("<stdout>"))?;
     let drawn = diagrams.iter().filter(|(_, f)| f.is_ok()).count();
     writeln!(out, "wrote {} plots and {drawn} diagrams in {}", names.len(), dir.display())
         .map_err(io_err("<stdout>"))?;

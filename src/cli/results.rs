@@ -158,7 +158,8 @@ impl Cache {
 pub fn merge(files: &[PathBuf]) -> Result<Report> {
     let mut run: Option<(RunInfo, String)> = None;
     let mut entries: Vec<Entry> = Vec::new();
-    // Which part holds each instance file.
+    let mut scale = Vec::new();
+    // Which part holds each instance file (and each machine list).
     let mut holder: std::collections::HashMap<String, String> = std::collections::HashMap::new();
     for f in files {
         let name = f.display().to_string();
@@ -192,10 +193,17 @@ pub fn merge(files: &[PathBuf]) -> Result<Report> {
             }
             entries.push(e);
         }
+        for t in part.scale {
+            if let Some(other) = holder.insert(t.file.clone(), name.clone()) {
+                return Err(InputError::new(&name, "scale", format!("{} is also in {other}", t.file)).into());
+            }
+            scale.push(t);
+        }
     }
     let Some((run, _)) = run else {
         return Err(Error::Input(InputError::new("<flags>", "FILE", "merge needs at least one report")));
     };
     entries.sort_by(|a, b| a.file.cmp(&b.file));
-    Ok(Report::new(run, entries))
+    scale.sort_by(|a: &commsched::compare::scale::ScaleTable, b| a.file.cmp(&b.file));
+    Ok(Report::new(run, entries).with_scale(scale))
 }

@@ -15,7 +15,7 @@ use commsched::error::{InputError, Result};
 use commsched::heuristics::fat_tree::{self as ft, Phase, Spread};
 use commsched::spec::io::parse_instance;
 use commsched::spec::{Capacity, Instance};
-use commsched::svg::{LineChart, Series};
+use commsched::svg::{LineChart, Series, reference_style, style};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
@@ -135,25 +135,26 @@ pub fn run(
     }
     let mut series: Vec<Series> = capacities
         .iter()
-        .map(|cap| Series {
+        .enumerate()
+        .map(|(i, cap)| Series {
             label: format!("Algorithm 1, w = {cap}"),
             points: all
                 .iter()
                 .filter(|r| &r.capacity == cap)
                 .map(|r| (f64::from(r.levels), r.broadcast_checked.unwrap_or(r.recurrence_3) as f64))
                 .collect(),
-            dashed: false,
+            style: style(i),
         })
         .collect();
     series.push(Series {
         label: "naive, log N (log N + 1) (FT-3)".into(),
         points: (2..=max_levels).map(|l| (f64::from(l), f64::from(l * (l + 1)))).collect(),
-        dashed: true,
+        style: reference_style(0),
     });
     series.push(Series {
         label: "2 log N (FT-2)".into(),
         points: (2..=max_levels).map(|l| (f64::from(l), f64::from(2 * l))).collect(),
-        dashed: true,
+        style: reference_style(1),
     });
     let chart = LineChart {
         title: format!(

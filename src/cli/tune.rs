@@ -12,7 +12,7 @@ use commsched::exact::pareto::{self, WalkOptions};
 use commsched::heuristics;
 use commsched::msccl::{self, XmlOptions};
 use commsched::spec::{Instance, Model, Problem};
-use commsched::svg::{LineChart, Series};
+use commsched::svg::{LineChart, Series, reference_style, style};
 use commsched::tune::{self, Candidate, Choice, CostModel, LowerBound, Preset, Range, Sizing};
 use serde::Serialize;
 use std::io::Write;
@@ -214,19 +214,20 @@ fn plot(
     chosen.dedup();
     let mut series: Vec<Series> = chosen
         .iter()
-        .map(|&i| Series {
+        .enumerate()
+        .map(|(k, &i)| Series {
             label: candidates[i].name.clone(),
             points: sizes
                 .iter()
                 .map(|&m| (x(m), algbw(m, model.time_us(sizing, &candidates[i], m))))
                 .collect(),
-            dashed: false,
+            style: style(k),
         })
         .collect();
     series.push(Series {
         label: "lower bound".into(),
         points: sizes.iter().map(|&m| (x(m), algbw(m, model.lower_bound_us(sizing, bound, m)))).collect(),
-        dashed: true,
+        style: reference_style(0),
     });
     LineChart {
         title: format!(

@@ -3,9 +3,12 @@
 //! results.
 
 pub mod assess;
+pub mod html;
 pub mod paper_claims;
+pub mod plots;
 pub mod ratios;
 pub mod report;
 mod run;
+pub mod scale;
 
 pub use assess::{Algorithms, AssessOptions, Assessment, Attached, Status, assess};

@@ -28,7 +28,7 @@ use crate::error::{InputError, Result};
 use crate::exact::{BackendKind, SolveOptions};
 use crate::rng::SplitMix64;
 use crate::spec::{GatherMode, Instance, MessageSpec, Model, Network, Port, Problem, RingTie};
-use crate::svg::{LineChart, Series};
+use crate::svg::{LineChart, Series, style};
 use std::io::{self, Write};
 
 /// The most messages a random instance may have: beyond it a single exact solve is no longer
@@ -446,7 +446,8 @@ pub fn chart(run: &RatioRun) -> LineChart {
         series: run
             .rows
             .iter()
-            .map(|row| {
+            .enumerate()
+            .map(|(k, row)| {
                 let mut sorted = row.ratios.clone();
                 sorted.sort_by(f64::total_cmp);
                 let n = sorted.len().max(2) - 1;
@@ -457,7 +458,7 @@ pub fn chart(run: &RatioRun) -> LineChart {
                         .enumerate()
                         .map(|(i, r)| (100.0 * i as f64 / n as f64, r))
                         .collect(),
-                    dashed: row.schedule == "virtual",
+                    style: style(k),
                 }
             })
             .collect(),

@@ -6,6 +6,7 @@
 //! held, violated and unsettled per paper.
 
 use super::assess::{Assessment, ClaimCheck, ExactAnswer, StoredRun};
+use super::scale::{self, ScaleTable};
 use crate::claims::{ClaimVerdict, catalogue};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -91,10 +92,13 @@ pub struct Report {
     pub summary: BTreeMap<String, PaperTally>,
     /// Every violated claim.
     pub violated: Vec<Counterexample>,
-    /// Files that could not be assessed.
+    /// Files that could not be assessed (instance files and machine lists).
     pub failed: usize,
     /// One entry per instance file, in input order.
     pub instances: Vec<Entry>,
+    /// The machines at scale: one table per machine list ([`scale`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scale: Vec<ScaleTable>,
 }
 
 /// The paper (`004`) of a claim id (`TE-13`, `TE-23 (TE-13)`), or `?` when not catalogued.
@@ -103,7 +107,8 @@ fn paper_of(claim: &str) -> String {
     catalogue::find(id).map_or_else(|| "?".into(), |c| c.paper.clone())
 }
 
-fn claimed(c: &ClaimCheck) -> String {
+/// A claim's relation and value, `= 21`.
+pub(super) fn claimed(c: &ClaimCheck) -> String {
     format!("{} {}", c.claimed.relation, c.claimed.value)
 }
 
@@ -132,7 +137,20 @@ impl Report {
             }
         }
         let failed = instances.iter().filter(|e| e.error.is_some()).count();
-        Self { run, summary, violated, failed, instances }
+        Self { run, summary, violated, failed, instances, scale: Vec::new() }
+    }
+
+    /// The report with the machines at scale, a table that could not be assessed counted as
+    /// failed.
+    pub fn with_scale(mut self, scale: Vec<ScaleTable>) -> Self {
+        self.failed += scale.iter().filter(|t| t.error.is_some()).count();
+        self.scale.extend(scale);
+        self
+    }
+
+    /// The assessed instances, in input order.
+    pub fn assessments(&self) -> Vec<&Assessment> {
+        self.instances.iter().filter_map(|e| e.assessment.as_ref()).collect()
     }
 
     /// Sets every time to zero (for reproducible output in tests).
@@ -369,6 +387,7 @@ pub fn write_text(r: &Report, out: &mut dyn Write) -> io::Result<()> {
         writeln!(out, "  gap {}; {} s", c.gap, c.seconds)?;
         writeln!(out)?;
     }
+    scale::write_text(&r.scale, out)?;
     writeln!(out, "Summary")?;
     write_summary(r, "  ", out)
 }
@@ -378,11 +397,8 @@ pub fn write_markdown(r: &Report, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "# Bound-gap report\n")?;
     write_run(&r.run, "", out)?;
     writeln!(out)?;
-    writeln!(
-        out,
-        "| instance | problem | network | lower bound | algorithms (length, ratio) | paper schedule | exact | gap | seconds | claims |"
-    )?;
-    writeln!(out, "|---|---|---|---|---|---|---|---|---|---|")?;
+    writeln!(out, "| {} |", COLUMNS.join(" | "))?;
+    writeln!(out, "|{}", "---|".repeat(COLUMNS.len()))?;
     for e in &r.instances {
         match &e.assessment {
             Some(a) => writeln!(out, "| {} |", row(a).join(" | "))?,
@@ -394,13 +410,28 @@ pub fn write_markdown(r: &Report, out: &mut dyn Write) -> io::Result<()> {
             )?,
         }
     }
+    scale::write_markdown(&r.scale, out)?;
     writeln!(out, "\n## Claims\n")?;
     write_summary(r, "- ", out)
 }
 
-/// One instance's row of the Markdown table and the CSV: instance, problem, network and its
-/// [`Cells`], in column order.
-fn row(a: &Assessment) -> Vec<String> {
+/// The columns of an instance's row in the Markdown and HTML tables ([`row`]).
+pub(super) const COLUMNS: [&str; 10] = [
+    "instance",
+    "problem",
+    "network",
+    "lower bound",
+    "algorithms (length, ratio)",
+    "paper schedule",
+    "exact",
+    "gap",
+    "seconds",
+    "claims",
+];
+
+/// One instance's row of the Markdown table, the HTML table and the CSV: instance, problem,
+/// network and its [`Cells`], in column order ([`COLUMNS`]).
+pub(super) fn row(a: &Assessment) -> Vec<String> {
     let c = cells(a);
     vec![
         a.instance.clone(),
@@ -461,52 +492,6 @@ pub fn write_json(r: &Report, out: &mut dyn Write) -> io::Result<()> {
 /// The most cells a space-time diagram of `report --out` may have; a larger schedule is listed
 /// in report.md without a picture (its SVG would be megabytes).
 pub const MAX_DIAGRAM_CELLS: usize = 5_000;
-
-/// Per-problem plots of length against network size (nodes), one SVG per problem with an
-/// assessed instance: the strongest lower bound and the exact optimum (dashed: what is proven),
-/// each algorithm's checked length and the paper schedule's. Instances of one size stack at
-/// one x. Returns `(file name, SVG)` in problem order.
-pub fn plots(r: &Report) -> Vec<(String, String)> {
-    let mut by_problem: BTreeMap<String, Vec<&Assessment>> = BTreeMap::new();
-    for a in r.instances.iter().filter_map(|e| e.assessment.as_ref()) {
-        by_problem.entry(a.problem.to_string()).or_default().push(a);
-    }
-    by_problem
-        .into_iter()
-        .map(|(problem, mut runs)| {
-            let nodes =
-                |a: &Assessment| crate::spec::Network::parse(&a.network).map_or(f64::NAN, |n| n.len() as f64);
-            runs.sort_by(|a, b| nodes(a).total_cmp(&nodes(b)));
-            let mut series: BTreeMap<(u8, String), Vec<(f64, f64)>> = BTreeMap::new();
-            let mut add = |rank: u8, label: &str, x: f64, y: Option<u64>| {
-                if let Some(y) = y {
-                    series.entry((rank, label.to_string())).or_default().push((x, y as f64));
-                }
-            };
-            for a in &runs {
-                let x = nodes(a);
-                add(0, "lower bound", x, a.lower_bound.as_ref().map(|b| b.value));
-                if let Some(ExactAnswer::Optimal { optimum, .. }) = a.exact.as_ref().map(|e| &e.answer) {
-                    add(1, "exact optimum", x, Some(*optimum));
-                }
-                add(2, "paper schedule", x, a.paper_schedule.as_ref().and_then(|p| p.length));
-                for m in &a.algorithms {
-                    add(3, m.method, x, m.length);
-                }
-            }
-            let chart = crate::svg::LineChart {
-                title: format!("{problem}: schedule length against network size ({} instances)", runs.len()),
-                x_label: "nodes".into(),
-                y_label: "length (steps)".into(),
-                series: series
-                    .into_iter()
-                    .map(|((rank, label), points)| crate::svg::Series { label, points, dashed: rank < 2 })
-                    .collect(),
-            };
-            (format!("plot-{problem}.svg"), chart.to_svg())
-        })
-        .collect()
-}
 
 /// The Markdown section report.md ends with when `report --out` wrote pictures: the per-problem
 /// plots, then each instance's space-time diagram (`diagrams`: instance and file, or why there

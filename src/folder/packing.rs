@@ -9,9 +9,8 @@ use crate::bandwidth::Optimum;
 use crate::checker::packing::{check_packing, cuts_bound};
 use crate::error::Result;
 use crate::spec::fabric::node_link::{parse_node_link, to_node_link};
-use crate::spec::fabric::{Fabric, parse_ratio, ratio_text, to_f64};
-use crate::spec::packing::{BandwidthCollective, cuts_to_json, packing_to_json, parse_cuts, parse_packing};
-use num_rational::BigRational;
+use crate::spec::fabric::{Fabric, parse_ratio, ratio_text};
+use crate::spec::packing::{cuts_to_json, packing_to_json, parse_cuts, parse_packing};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -51,12 +50,6 @@ pub struct Manifest {
     pub solve_seconds: f64,
 }
 
-/// algbw and busbw (GB/s) of a time per shard on N compute nodes.
-pub fn bandwidths(collective: BandwidthCollective, n: usize, time: &BigRational) -> (f64, f64) {
-    let algbw = n as f64 / to_f64(time);
-    (algbw, algbw * collective.bus_factor(n))
-}
-
 /// Whether `dir` holds a bandwidth certificate (its manifest says [`FORMAT`]).
 pub fn is_packing_folder(dir: &Path) -> bool {
     std::fs::read(dir.join(MANIFEST))
@@ -76,7 +69,7 @@ pub fn write(dir: &Path, fabric: &Fabric, optimum: &Optimum, solve_seconds: f64)
     put(PACKING, packing_to_json(fabric, &optimum.packing))?;
     put(CUT, cuts_to_json(fabric, &optimum.cuts))?;
     let n = fabric.compute().len();
-    let (algbw, busbw) = bandwidths(optimum.collective, n, &optimum.measure.time);
+    let (algbw, busbw) = optimum.collective.bandwidths(n, &optimum.measure.time);
     let manifest = Manifest {
         format: FORMAT.into(),
         commsched: env!("CARGO_PKG_VERSION").into(),
@@ -154,7 +147,7 @@ pub fn verify(dir: &Path) -> Vec<String> {
         ));
     }
     let n = fabric.compute().len();
-    let (algbw, busbw) = bandwidths(packing.collective, n, &measure.time);
+    let (algbw, busbw) = packing.collective.bandwidths(n, &measure.time);
     let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(1.0);
     let claims = [
         (

@@ -180,11 +180,32 @@ pub fn schedule_to_json(inst: &Instance, sched: &Schedule) -> Result<String, Inp
 
 /// Every `*.toml` under the given files and directories, sorted, each with the root it was found
 /// under (to mirror the layout in outputs), but none inside a certificate folder
-/// ([`certificate_folder`]), whose `instance.toml` is a copy. A path that does not exist is an
-/// input error.
+/// ([`certificate_folder`]), whose `instance.toml` is a copy, and no machine list of `report`
+/// ([`is_machine_list`]). A path that does not exist is an input error.
 pub fn instance_files(
     paths: &[std::path::PathBuf],
 ) -> crate::Result<Vec<(std::path::PathBuf, std::path::PathBuf)>> {
+    let mut files = toml_files(paths)?;
+    files.retain(|(_, f)| !is_machine_list(f));
+    Ok(files)
+}
+
+/// Whether a file is a machine list of `report` (its name ends `.machines.toml`; the format is
+/// [`crate::compare::scale`]'s), not an instance.
+pub fn is_machine_list(path: &Path) -> bool {
+    path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".machines.toml"))
+}
+
+/// The machine lists of `report` ([`is_machine_list`]) under the given
+/// files and directories, sorted, found as [`instance_files`] finds instances.
+pub fn machine_lists(paths: &[std::path::PathBuf]) -> crate::Result<Vec<std::path::PathBuf>> {
+    let files = toml_files(paths)?.into_iter().map(|(_, f)| f);
+    Ok(files.filter(|f| is_machine_list(f)).collect())
+}
+
+/// Every `*.toml` under the given directories (outside certificate folders) and every file
+/// given, sorted, each with its root.
+fn toml_files(paths: &[std::path::PathBuf]) -> crate::Result<Vec<(std::path::PathBuf, std::path::PathBuf)>> {
     use std::path::PathBuf;
     let io = |dir: &Path| {
         let path = dir.display().to_string();

@@ -51,6 +51,12 @@ impl BandwidthCollective {
         let f = (n as f64 - 1.0) / n as f64;
         if self == Self::Allreduce { 2.0 * f } else { f }
     }
+
+    /// algbw and busbw (GB/s) of a time per shard on N compute nodes.
+    pub fn bandwidths(self, n: usize, time: &BigRational) -> (f64, f64) {
+        let algbw = n as f64 / super::fabric::to_f64(time);
+        (algbw, algbw * self.bus_factor(n))
+    }
 }
 
 /// One phase of a collective: which way its trees point.

@@ -285,7 +285,10 @@ fn every_claim_id_cited_in_the_crate_is_catalogued() {
         }
         // Instance files: every `[paper] claims` entry must be a full catalogued id, as the
         // instance tests require (a bare number is reported as itself).
-        if file.starts_with(root.join("instances")) && file.extension().is_some_and(|x| x == "toml") {
+        if file.starts_with(root.join("instances"))
+            && file.extension().is_some_and(|x| x == "toml")
+            && !commsched::spec::io::is_machine_list(file)
+        {
             let inst = load_instance(file).unwrap_or_else(|e| panic!("{e}"));
             for id in inst.paper.claims {
                 note(id, file);

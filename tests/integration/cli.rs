@@ -734,14 +734,16 @@ fn report_out_writes_every_format_and_links_its_pictures() {
         "--no-exact",
     ]);
     assert_eq!(code, 0, "{stderr}");
-    assert!(stdout.contains("wrote 2 plots and 3 diagrams"), "{stdout}");
-    for f in ["report.txt", "report.md", "report.json", "report.csv"] {
+    assert!(stdout.contains("wrote 4 plots and 3 diagrams"), "{stdout}");
+    for f in ["report.txt", "report.md", "report.json", "report.csv", "report.html"] {
         assert!(dir.join(f).is_file(), "{f}");
     }
     let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
     for (picture, instance, length) in [
-        ("plot-total-exchange.svg", "", ""),
-        ("plot-scatter.svg", "", ""),
+        ("plot-total-exchange-path.svg", "", ""),
+        ("gap-total-exchange.svg", "", ""),
+        ("plot-scatter-one-instance.svg", "", ""),
+        ("gap-scatter.svg", "", ""),
         ("diagrams/path4.svg", "path4", "4"),
         ("diagrams/path6-fig2.svg", "path6-fig2", "9"),
         ("diagrams/scatter-fig1a.svg", "scatter-fig1a", "10"),
@@ -753,6 +755,141 @@ fn report_out_writes_every_format_and_links_its_pictures() {
             assert!(svg.contains(instance) && svg.contains(&format!("length {length}")), "{picture}");
         }
     }
+    // The page holds the four plots inline and links each diagram beside it.
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert_eq!(html.matches("<svg").count(), 4);
+    assert!(html.contains("<a href=\"diagrams/path6-fig2.svg\">diagrams/path6-fig2.svg</a>"));
+}
+
+/// The attributes of each legend entry of an SVG: (colour, marker, dash) as its
+/// `<g class="legend-entry">` states them, checked against what the group draws (its marker's
+/// shape, its line's or swatch's colour and dash).
+fn legend_entries(svg: &str) -> Vec<(String, String, String)> {
+    let attribute = |text: &str, name: &str| -> Option<String> {
+        let start = text.find(&format!(" {name}=\""))? + name.len() + 3;
+        Some(text[start..start + text[start..].find('"')?].to_string())
+    };
+    svg.split("<g class=\"legend-entry\"")
+        .skip(1)
+        .map(|group| {
+            let group = &group[..group.find("</g>").expect("a closed legend group")];
+            let (head, drawn) = group.split_once('>').unwrap();
+            let entry =
+                ["data-colour", "data-marker", "data-dash"].map(|a| attribute(head, a).unwrap_or_default());
+            let sample =
+                drawn.split('<').find(|e| e.starts_with("polyline") || e.starts_with("rect")).unwrap();
+            let colour = if sample.starts_with("polyline") {
+                attribute(sample, "stroke")
+            } else {
+                attribute(sample, "fill")
+            };
+            assert_eq!(colour.as_deref(), Some(entry[0].as_str()), "{group}");
+            assert_eq!(attribute(sample, "stroke-dasharray").unwrap_or_default(), entry[2], "{group}");
+            assert_eq!(attribute(drawn, "data-marker").as_deref(), Some(entry[1].as_str()), "{group}");
+            let [c, m, d] = entry;
+            (c, m, d)
+        })
+        .collect()
+}
+
+/// `report --out` over every instance and the machines at scale: one plot per problem and
+/// network family (under one model), never a line across two families; every legend entry of
+/// every plot written a distinct (colour, marker, dash); a gap plot per problem, certified
+/// points filled and bounded ones hollow; the scale machines' table with the certified optima
+/// (NDv2×4: 16.667 GB/s, hierarchical-ring at 100 %); and report.html with every plot inline.
+#[test]
+fn report_pictures_keep_families_apart_with_distinct_legends_and_gap_plots() {
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("pictures");
+    let (code, stdout, stderr) =
+        run(&["report", "instances", "--out", dir.to_str().unwrap(), "--jobs", "2", "--no-exact"]);
+    assert_eq!(code, 0, "{stderr}");
+    let mut plots = Vec::new();
+    for f in std::fs::read_dir(&dir).unwrap() {
+        let path = f.unwrap().path();
+        if path.extension().is_some_and(|x| x == "svg") {
+            plots.push((
+                path.file_name().unwrap().to_str().unwrap().to_string(),
+                std::fs::read_to_string(&path).unwrap(),
+            ));
+        }
+    }
+    plots.sort();
+    assert!(stdout.contains(&format!("wrote {} plots", plots.len())), "{stdout}");
+    for (name, svg) in &plots {
+        let entries = legend_entries(svg);
+        assert!(!entries.is_empty(), "{name} has no legend");
+        let distinct: std::collections::HashSet<_> = entries.iter().collect();
+        assert_eq!(distinct.len(), entries.len(), "{name}: {entries:?}");
+    }
+    let names: Vec<&str> = plots.iter().map(|(n, _)| n.as_str()).collect();
+    let problems = [
+        "broadcast",
+        "chatting",
+        "collective",
+        "gather",
+        "gossip",
+        "prefix",
+        "product",
+        "scatter",
+        "total-exchange",
+    ];
+    for p in problems {
+        assert!(names.contains(&format!("gap-{p}.svg").as_str()), "{p}: {names:?}");
+    }
+    // Gossip: meshes and tori each on their own axis, the path's one instance a bar chart.
+    let gossip: Vec<&str> = names.iter().copied().filter(|n| n.starts_with("plot-gossip-")).collect();
+    assert_eq!(gossip, ["plot-gossip-mesh.svg", "plot-gossip-one-instance.svg", "plot-gossip-torus.svg"]);
+    let svg = |name: &str| &plots.iter().find(|(n, _)| n == name).unwrap().1;
+    // The points of a line (marker titles `LABEL: (x, y)`).
+    let points = |name: &str, label: &str| -> Vec<(u64, u64)> {
+        let prefix = format!("<title>{label}: (");
+        svg(name)
+            .split(&prefix)
+            .skip(1)
+            .map(|t| {
+                let (x, y) = t[..t.find(')').unwrap()].split_once(", ").unwrap();
+                (x.parse().unwrap(), y.parse().unwrap())
+            })
+            .collect()
+    };
+    // Lemma 1's n(n + 1)/2 on the n × n meshes, met by urgent-orbits; Lemma 2 on the tori.
+    assert_eq!(
+        points("plot-gossip-mesh.svg", "lower bound"),
+        [(2, 3), (3, 6), (4, 10), (5, 15), (6, 21), (10, 55), (11, 66)]
+    );
+    assert_eq!(
+        points("plot-gossip-mesh.svg", "urgent-orbits"),
+        points("plot-gossip-mesh.svg", "lower bound")
+    );
+    let tori: Vec<u64> = points("plot-gossip-torus.svg", "lower bound").iter().map(|p| p.0).collect();
+    assert_eq!(tori, [3, 4, 7, 9, 10]);
+    assert!(svg("plot-gossip-one-instance.svg").contains("path11-fig5 (path:11)"));
+    assert!(svg("plot-gossip-one-instance.svg").contains("fill-opacity=\"0.85\""), "bars");
+    // Certified points filled (outlined in dark grey), bounded ones hollow (white inside).
+    let gap = svg("gap-gossip.svg");
+    assert!(
+        gap.contains(
+            "stroke=\"#333333\" stroke-width=\"0.8\"><title>urgent-orbits on mesh10-fig2c: 1</title>"
+        )
+    );
+    assert!(!gap.contains("stroke-width=\"1.8\""), "every gossip instance here is certified");
+    // On ula8-fig3 without the exact layer only bounds are known: hollow, 9/8 for
+    // length-classes-first-fit (9 steps over the congestion bound C = 8, CHAT-2).
+    assert!(svg("gap-chatting.svg").contains(
+        "fill=\"#ffffff\" stroke=\"#56B4E9\" stroke-width=\"1.8\"><title>length-classes-first-fit on ula8-fig3: 1.125</title>"
+    ));
+    assert!(gap.contains(">filled: over the certified optimum</text>"));
+    // The machines at scale.
+    let scale = svg("scale-1-nccl.svg");
+    assert!(
+        scale.contains("ndv2x4 (16.7)")
+            && scale.contains("<title>hierarchical-ring on ndv2x4 (16.7): 100</title>")
+    );
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(md.contains("| ndv2x4 | 32 | 16.667 (cut) | 12.903 (77.4 %) | 16.667 (100.0 %) | 2.083 (12.5 %) | 1.878 (11.3 %) |"), "{md}");
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert_eq!(html.matches("<svg").count(), plots.len());
 }
 
 /// Past paper 003, the certificate folders of docs/results.md, "the frontier", each re-checked: its
