@@ -1666,6 +1666,13 @@ fn solve_takes_a_problem_and_a_network_as_pareto_does() {
     let (code, _, err) = run(&["solve", &data("path3.toml"), "--network", "ring:4", "--method", "sat"]);
     assert_eq!(code, 2);
     assert!(err.contains("--network") && err.contains("names its own network"), "{err}");
+    // --chunks sets the generated instance's C: the ring takes 6 steps of one round for 2 chunks.
+    let (code, v) = json(&["solve", "allgather", "--network", "ring:4", "--chunks", "2", "--method", "ring"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!((&v["length"], &v["rounds_per_chunk"]), (&6.into(), &"3".into()));
+    let (code, _, err) = run(&["solve", &data("path3.toml"), "--chunks", "2", "--method", "sat"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--chunks") && err.contains("names its own C"), "{err}");
 }
 
 /// `topology` describes an instance file's network, and keeps an SCCL topology file's name.
