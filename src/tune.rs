@@ -17,6 +17,10 @@
 //! T is bounded on its own, so base + α·S_lb + (u(M)·ρ)/b is below the time of every schedule
 //! of the model, and above both the latency bound and the bandwidth bound taken alone.
 //!
+//! **At scale** ([`choose_packed`]): on a machine of the bandwidth model the candidates are
+//! packings, priced as pipelines by [`crate::bandwidth::time::sized_time`], and bounded below by
+//! [`PackedBound`].
+//!
 //! **NCCL's constants** ([`Preset`]): NVIDIA/nccl `src/graph/tuning.cc`,
 //! `ncclTunerConstantsDefaults`: the ring algorithm's base latency (LL 6.6, LL128 14.0,
 //! Simple 8.4 µs) and its per-hop NVLink latency (LL 0.6, LL128 1.9, Simple 3.4 µs), which
@@ -306,6 +310,101 @@ pub fn ranges(model: &CostModel, sizing: &Sizing, candidates: &[Candidate]) -> V
             }
         }
     }
+}
+
+/// A checked packing of the bandwidth model as the α–β pipeline prices it
+/// ([`crate::bandwidth::time::sized_time`]): the certified optimum or a registered algorithm.
+pub struct Packed {
+    /// `optimum` or the algorithm's name.
+    pub name: String,
+    /// Whether it is the certified optimum.
+    pub certified: bool,
+    /// The packing, checked.
+    pub packing: crate::spec::packing::Packing,
+    /// The checker's measure of it.
+    pub measure: crate::checker::packing::PackingMeasure,
+}
+
+/// What bounds every pipelined packing on a fabric from below (module `bandwidth::depth`):
+/// T(M) ≥ base + phases · α_min · D_min + (M/N) · τ, τ the optimum's time per shard (or its
+/// lower bound when the optimum timed out).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct PackedBound {
+    /// The phases of the collective (2 for allreduce).
+    pub phases: usize,
+    /// The least link latency, µs.
+    pub alpha_min_us: f64,
+    /// The largest hop distance between two compute nodes: the least depth of some tree.
+    pub depth: usize,
+    /// τ, s/GB per shard.
+    pub per_shard: f64,
+    /// N.
+    pub ranks: usize,
+}
+
+impl PackedBound {
+    /// The bound at M bytes, µs, with `base_us` paid once.
+    pub fn at(&self, base_us: f64, bytes: u64) -> f64 {
+        base_us
+            + self.phases as f64 * self.alpha_min_us * self.depth as f64
+            + bytes as f64 / self.ranks as f64 / 1e9 * self.per_shard * 1e6
+    }
+}
+
+/// The cheapest pipelined packing at one size.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct PackedChoice {
+    /// M, bytes.
+    pub bytes: u64,
+    /// The index of the chosen packing.
+    pub candidate: usize,
+    /// Its pipeline: each phase's depth D and chunk count C.
+    pub phases: Vec<crate::bandwidth::time::PhaseTime>,
+    /// Its time with the base latency, µs.
+    pub time_us: f64,
+    /// The bound at this size, µs.
+    pub lower_bound_us: f64,
+    /// time / bound.
+    pub gap: f64,
+    /// M / time, GB/s.
+    pub algbw: f64,
+    /// algbw × the collective's bus factor.
+    pub busbw: f64,
+}
+
+/// At each size, the packing whose pipeline is fastest (ties: the first listed, the optimum
+/// first), priced by `sized_time` plus `base_us`.
+pub fn choose_packed(
+    fabric: &crate::spec::fabric::Fabric,
+    candidates: &[Packed],
+    bound: &PackedBound,
+    base_us: f64,
+    sizes: &[u64],
+) -> Vec<PackedChoice> {
+    sizes
+        .iter()
+        .filter_map(|&bytes| {
+            let timed: Vec<_> = candidates
+                .iter()
+                .map(|c| crate::bandwidth::time::sized_time(fabric, &c.packing, &c.measure, bytes))
+                .collect();
+            let candidate =
+                (0..timed.len()).min_by(|&a, &b| timed[a].time_us.total_cmp(&timed[b].time_us))?;
+            let time_us = base_us + timed[candidate].time_us;
+            let lower_bound_us = bound.at(base_us, bytes);
+            let algbw = bytes as f64 / (time_us * 1e3);
+            Some(PackedChoice {
+                bytes,
+                candidate,
+                phases: timed[candidate].phases.clone(),
+                time_us,
+                lower_bound_us,
+                gap: time_us / lower_bound_us,
+                algbw,
+                busbw: algbw * candidates[candidate].packing.collective.bus_factor(bound.ranks),
+            })
+        })
+        .collect()
 }
 
 /// Sizes as `--sizes` takes them: a comma-separated list (`1K,1M,4G`) or a range `A..B` of

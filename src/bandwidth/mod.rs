@@ -14,6 +14,7 @@ pub mod baseline;
 pub mod branching;
 pub mod compare;
 pub mod construct;
+pub mod depth;
 pub mod flow;
 pub mod rate;
 pub mod split;

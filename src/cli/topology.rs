@@ -48,7 +48,7 @@ fn load(spec: &str) -> Result<(Network, String)> {
 
 /// The fabric of the bandwidth model a spec names (a machine at scale or a node-link file), if
 /// it names one.
-fn fabric_of(spec: &str) -> Result<Option<Fabric>> {
+pub(super) fn fabric_of(spec: &str) -> Result<Option<Fabric>> {
     let node_link = spec.ends_with(".json")
         && std::fs::read_to_string(spec)
             .ok()

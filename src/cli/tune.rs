@@ -5,15 +5,24 @@
 
 use super::args::{Format, Limits};
 use super::decide::{collective_base, exact_backend};
+use super::topology::fabric_of;
 use super::{io_err, solve_options};
+use commsched::bandwidth::baseline::Baseline;
+use commsched::bandwidth::compare::measured;
+use commsched::bandwidth::depth::{compute_diameter, least_latency};
+use commsched::bandwidth::{self as bw, optimise};
 use commsched::checker::{Checked, Producer, accept};
 use commsched::error::{InputError, Result};
 use commsched::exact::pareto::{self, WalkOptions};
 use commsched::heuristics;
 use commsched::msccl::{self, XmlOptions};
+use commsched::spec::fabric::{Fabric, to_f64};
+use commsched::spec::packing::BandwidthCollective;
 use commsched::spec::{Instance, Model, Problem};
 use commsched::svg::{LineChart, Series, reference_style, style};
-use commsched::tune::{self, Candidate, Choice, CostModel, LowerBound, Preset, Range, Sizing};
+use commsched::tune::{
+    self, Candidate, Choice, CostModel, LowerBound, Packed, PackedBound, Preset, Range, Sizing,
+};
 use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -46,15 +55,15 @@ struct Entry {
 /// `tune`: the choice by size (module documentation).
 pub fn tune(args: &TuneArgs<'_>, format: Format, out: &mut dyn Write) -> Result<u8> {
     let flag = |name: &str, reason: String| InputError::new("<flags>", name, reason);
+    if let Some(fabric) = args.network.map(fabric_of).transpose()?.flatten() {
+        return tune_fabric(args, &fabric, format, out);
+    }
     let base = collective_base(args.target, args.network, args.root, "tuning")?;
     let Problem::Collective(collective) = &base.problem else { unreachable!("collective_base checks") };
     if args.max_chunks == 0 {
         return Err(flag("--max-chunks", "at least 1".into()).into());
     }
-    let preset = Preset::parse(args.preset).ok_or_else(|| {
-        let names: Vec<&str> = Preset::ALL.iter().map(|p| p.name()).collect();
-        flag("--preset", format!("`{}` is not a preset: {}", args.preset, names.join(", ")))
-    })?;
+    let preset = preset_of(args.preset)?;
     let alpha_us = match (args.alpha, preset.hop_us()) {
         (Some(a), _) if a.is_finite() && a >= 0.0 => a,
         (Some(a), _) => return Err(flag("--alpha", format!("{a} is not a latency in µs (≥ 0)")).into()),
@@ -145,6 +154,190 @@ pub fn tune(args: &TuneArgs<'_>, format: Format, out: &mut dyn Write) -> Result<
     };
     out.write_all(text.as_bytes()).map_err(io_err("<stdout>"))?;
     Ok(if walk.stop.is_some() { super::STOPPED } else { 0 })
+}
+
+/// The preset `--preset` names.
+fn preset_of(name: &str) -> Result<Preset> {
+    Preset::parse(name).ok_or_else(|| {
+        let names: Vec<&str> = Preset::ALL.iter().map(|p| p.name()).collect();
+        InputError::new("<flags>", "--preset", format!("`{name}` is not a preset: {}", names.join(", ")))
+            .into()
+    })
+}
+
+/// `tune` on a machine of the bandwidth model (docs/spec.md §4.6, "At scale"): the certified
+/// optimum's packing and every registered algorithm's, each checked, pipelined at each size in
+/// its best chunk count with the links' own latencies, plus the preset's base latency; the bound
+/// of [`PackedBound`]. No Pareto walk, no `--xml` (one packing exports with `solve --model
+/// bandwidth --out FILE.xml`) and no `--alpha`/`--bandwidth` (the links carry their own).
+fn tune_fabric(args: &TuneArgs<'_>, fabric: &Fabric, format: Format, out: &mut dyn Write) -> Result<u8> {
+    let flag = |name: &str, reason: &str| InputError::new("<flags>", name, reason);
+    if args.xml.is_some() || args.plot.is_some() {
+        return Err(flag(
+            "--xml",
+            "on a machine at scale tune compares packings; write one as MSCCL XML with `solve COLLECTIVE --network NET --model bandwidth --out FILE.xml`",
+        )
+        .into());
+    }
+    if args.alpha.is_some() {
+        return Err(flag("--alpha", "a machine at scale has its links' own latencies").into());
+    }
+    let collective = BandwidthCollective::parse(args.target).ok_or_else(|| {
+        flag("COLLECTIVE", "the bandwidth model has allgather, reduce-scatter and allreduce")
+    })?;
+    let preset = preset_of(args.preset)?;
+    let sizes = tune::parse_sizes(args.sizes).map_err(|r| flag("--sizes", &r))?;
+    let start = std::time::Instant::now();
+    let deadline = solve_options(args.limits)?.timeout.map(|t| start + t);
+    let n = fabric.compute().len();
+    let depth = compute_diameter(fabric)
+        .ok_or_else(|| flag("--network", "some compute node cannot reach another"))?;
+    let (mut candidates, per_shard) = match optimise(fabric, collective, deadline)? {
+        bw::Answer::Optimal(opt) => {
+            let per_shard = to_f64(&opt.measure.time);
+            let optimum = Packed {
+                name: "optimum".into(),
+                certified: true,
+                packing: opt.packing,
+                measure: opt.measure,
+            };
+            (vec![optimum], per_shard)
+        }
+        bw::Answer::Bounds { lower, .. } => (Vec::new(), to_f64(&lower)),
+    };
+    for baseline in Baseline::ALL {
+        if let Ok((packing, measure)) = measured(fabric, collective, baseline)? {
+            candidates.push(Packed { name: baseline.name().into(), certified: false, packing, measure });
+        }
+    }
+    let bound = PackedBound {
+        phases: collective.phases().len(),
+        alpha_min_us: least_latency(fabric),
+        depth,
+        per_shard,
+        ranks: n,
+    };
+    let choices = tune::choose_packed(fabric, &candidates, &bound, preset.base_us(), &sizes);
+    let rows: Vec<PackedRow> = choices
+        .iter()
+        .map(|c| PackedRow {
+            bytes: c.bytes,
+            algorithm: &candidates[c.candidate].name,
+            certified: candidates[c.candidate].certified,
+            depth: c.phases.iter().map(|p| p.depth).max().unwrap_or(0),
+            chunks: c.phases.iter().map(|p| p.chunks).max().unwrap_or(1),
+            time_us: c.time_us,
+            lower_bound_us: c.lower_bound_us,
+            gap: c.gap,
+            algbw: c.algbw,
+            busbw: c.busbw,
+        })
+        .collect();
+    let answer = PackedAnswer {
+        network: fabric.name(),
+        collective: collective.name(),
+        ranks: n,
+        preset: preset.name(),
+        base_us: preset.base_us(),
+        bound,
+        candidates: candidates.iter().map(|c| c.name.as_str()).collect(),
+        optimum_certified: candidates.first().is_some_and(|c| c.certified),
+        sizes: rows,
+        seconds: start.elapsed().as_secs_f64(),
+    };
+    let text = match format {
+        Format::Json => serde_json::to_string_pretty(&answer).expect("the answer serialises") + "\n",
+        Format::Csv => {
+            let mut t =
+                "bytes,algorithm,certified,depth,chunks,time_us,lower_bound_us,gap,algbw,busbw\n".to_string();
+            for r in &answer.sizes {
+                t += &format!(
+                    "{},\"{}\",{},{},{},{},{},{},{},{}\n",
+                    r.bytes,
+                    r.algorithm,
+                    r.certified,
+                    r.depth,
+                    r.chunks,
+                    r.time_us,
+                    r.lower_bound_us,
+                    r.gap,
+                    r.algbw,
+                    r.busbw
+                );
+            }
+            t
+        }
+        _ => {
+            let mut t = format!(
+                "{} on {} ({n} ranks): pipelined packings, base {} µs ({}), links' own latencies; candidates: {}{}\n",
+                answer.collective,
+                answer.network,
+                answer.base_us,
+                answer.preset,
+                answer.candidates.join(", "),
+                if answer.optimum_certified {
+                    ""
+                } else {
+                    " (the optimum timed out: its cut bound stands in the bound)"
+                }
+            );
+            t += &format!(
+                "lower bound: base + {}·α_min {} µs·depth {} + (M/{n})·{:.6} s/GB\n",
+                bound.phases, bound.alpha_min_us, bound.depth, bound.per_shard
+            );
+            t += "      size  algorithm            D      C     time µs    bound µs    gap   algbw GB/s  busbw GB/s\n";
+            for r in &answer.sizes {
+                t += &format!(
+                    "{:>10}  {:<18}{:>3}{:>7}{:>12.2}{:>12.2}{:>7.3}{:>13.3}{:>12.3}\n",
+                    size_text(r.bytes),
+                    r.algorithm,
+                    r.depth,
+                    r.chunks,
+                    r.time_us,
+                    r.lower_bound_us,
+                    r.gap,
+                    r.algbw,
+                    r.busbw
+                );
+            }
+            t + &format!("[{:.2} s]\n", answer.seconds)
+        }
+    };
+    out.write_all(text.as_bytes()).map_err(io_err("<stdout>"))?;
+    Ok(0)
+}
+
+/// What `tune --format json` prints on a machine at scale.
+#[derive(Serialize)]
+struct PackedAnswer<'a> {
+    network: &'a str,
+    collective: &'static str,
+    ranks: usize,
+    preset: &'static str,
+    base_us: f64,
+    bound: PackedBound,
+    candidates: Vec<&'a str>,
+    /// The optimum was certified within the time limit (else only the algorithms compete).
+    optimum_certified: bool,
+    sizes: Vec<PackedRow<'a>>,
+    seconds: f64,
+}
+
+/// One size on a machine at scale.
+#[derive(Serialize)]
+struct PackedRow<'a> {
+    bytes: u64,
+    algorithm: &'a str,
+    certified: bool,
+    /// The deepest tree of the chosen pipeline, links.
+    depth: usize,
+    /// Its chunk count C (the largest of its phases').
+    chunks: u64,
+    time_us: f64,
+    lower_bound_us: f64,
+    gap: f64,
+    algbw: f64,
+    busbw: f64,
 }
 
 /// Every registered algorithm of the collective at C = 1 ..= `max_chunks`, one round per step,

@@ -152,3 +152,34 @@ fn tune_refuses_bad_flags_in_one_line_naming_the_flag() {
     assert_eq!(code, 2);
     assert!(err.contains("--network"), "{err}");
 }
+
+/// On a machine at scale, `tune` prices the certified optimum and every registered algorithm as
+/// pipelines (docs/spec.md §4.6, "At scale"): on NDv2×4 the one-hop direct packing is the
+/// fastest at 1 KiB, the optimum from 64 KiB on, its algbw tending to the certified 50/3 GB/s;
+/// the bound is below every chosen time on every machine tried.
+#[test]
+fn tune_at_scale_prices_packings_as_pipelines_under_the_depth_bound() {
+    let (code, v) = json(&["tune", "allgather", "--network", "ndv2x4", "--sizes", "1K..4G"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["candidates"][0], "optimum");
+    assert_eq!(v["optimum_certified"], true);
+    let sizes = v["sizes"].as_array().unwrap();
+    assert_eq!(sizes[0]["algorithm"], "direct");
+    assert!(sizes.iter().skip(6).all(|s| s["algorithm"] == "optimum" && s["certified"] == true), "{v}");
+    let last = sizes.last().unwrap()["algbw"].as_f64().unwrap();
+    // 4 GiB: 16.42 GB/s, 98.5 % of the fluid optimum (a pipeline of depth 12 in 1477 chunks).
+    assert!(last < 50.0 / 3.0 && last > 0.98 * 50.0 / 3.0, "{last}");
+    for net in ["ndv2x4", "dgx2x2", "a100x2", "torus3d:4x4x4", "rail:2x8"] {
+        for collective in ["allgather", "reduce-scatter", "allreduce"] {
+            let (code, v) = json(&["tune", collective, "--network", net, "--sizes", "1K..1G"]);
+            assert_eq!(code, 0, "{net} {collective}: {v}");
+            for s in v["sizes"].as_array().unwrap() {
+                let (t, b) = (s["time_us"].as_f64().unwrap(), s["lower_bound_us"].as_f64().unwrap());
+                assert!(b <= t * (1.0 + 1e-12), "{net} {collective} at {}: bound {b} above {t}", s["bytes"]);
+            }
+        }
+    }
+    let (code, _, err) = run(&["tune", "allgather", "--network", "ndv2x4", "--xml", "x"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--model bandwidth --out"), "{err}");
+}
