@@ -292,7 +292,9 @@ pub enum Command {
         /// A collective (allgather, alltoall, broadcast, …) with --network, or a collective
         /// instance file (*.toml).
         target: String,
-        /// The network, as `gen --network` takes it (dgx1, amd4, topo.json, ...).
+        /// The network, as `gen --network` takes it (dgx1, amd4, topo.json, ...), or a machine at
+        /// scale (ndv2x4, rail:16x8, a node-link file): then the optimum's and the registered
+        /// algorithms' packings, priced as pipelines (docs/spec.md §4.6, "At scale").
         #[arg(long)]
         network: Option<String>,
         /// The root of a broadcast, scatter or gather (default 0).
