@@ -1,8 +1,7 @@
 //! `solve --steps S [--rounds R]` (one point decided, docs/spec.md §4.5) and `pareto` (SCCL's
 //! latency–bandwidth frontier walked with a certificate per point).
 
-use super::args::{Format, GenArgs, Limits};
-use super::generate::generate;
+use super::args::{Format, Limits};
 use super::solve::write_schedule;
 use super::{exact_choice, in_file, io_err, solve_options};
 use commsched::checker::collective::ratio;
@@ -273,14 +272,7 @@ pub(super) fn collective_base(
                 "a collective's name needs --network (or give an instance file)",
             )
         })?;
-        let spec = GenArgs {
-            problem: target.to_string(),
-            network: network.to_string(),
-            root,
-            chunks: Some(1),
-            ..GenArgs::default()
-        };
-        generate(&spec)?
+        super::generate_named(target, network, root, Some(1))?
     };
     if !matches!(base.model, Model::Collective { .. }) {
         return Err(InputError::new(

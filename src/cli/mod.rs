@@ -304,7 +304,24 @@ fn solve_target(target: &Path, network: Option<&str>, chunks: Option<usize>) -> 
         )
         .into());
     }
-    generate::generate(&GenArgs { problem, network: network.to_string(), chunks, ..GenArgs::default() })
+    generate_named(&problem, network, None, chunks)
+}
+
+/// The instance `gen PROBLEM --network NET [--root R] [--chunks C]` writes, the short form of
+/// `solve`, `pareto` and `tune`.
+fn generate_named(
+    problem: &str,
+    network: &str,
+    root: Option<usize>,
+    chunks: Option<usize>,
+) -> Result<Instance> {
+    generate::generate(&GenArgs {
+        problem: problem.to_string(),
+        network: network.to_string(),
+        root,
+        chunks,
+        ..GenArgs::default()
+    })
 }
 
 /// Refuses a `--format` a command cannot honour, naming the flag: `csv` is a report table,

@@ -149,7 +149,22 @@ pub fn tune(args: &TuneArgs<'_>, format: Format, out: &mut dyn Write) -> Result<
     };
     let text = match format {
         Format::Json => serde_json::to_string_pretty(&answer).expect("the answer serialises") + "\n",
-        Format::Csv => to_csv(&answer),
+        Format::Csv => csv(
+            &[
+                "bytes",
+                "algorithm",
+                "certified",
+                "steps",
+                "rounds",
+                "chunks",
+                "time_us",
+                "lower_bound_us",
+                "gap",
+                "algbw",
+                "busbw",
+            ],
+            &answer.sizes,
+        ),
         _ => to_text(&answer),
     };
     out.write_all(text.as_bytes()).map_err(io_err("<stdout>"))?;
@@ -247,26 +262,21 @@ fn tune_fabric(args: &TuneArgs<'_>, fabric: &Fabric, format: Format, out: &mut d
     };
     let text = match format {
         Format::Json => serde_json::to_string_pretty(&answer).expect("the answer serialises") + "\n",
-        Format::Csv => {
-            let mut t =
-                "bytes,algorithm,certified,depth,chunks,time_us,lower_bound_us,gap,algbw,busbw\n".to_string();
-            for r in &answer.sizes {
-                t += &format!(
-                    "{},\"{}\",{},{},{},{},{},{},{},{}\n",
-                    r.bytes,
-                    r.algorithm,
-                    r.certified,
-                    r.depth,
-                    r.chunks,
-                    r.time_us,
-                    r.lower_bound_us,
-                    r.gap,
-                    r.algbw,
-                    r.busbw
-                );
-            }
-            t
-        }
+        Format::Csv => csv(
+            &[
+                "bytes",
+                "algorithm",
+                "certified",
+                "depth",
+                "chunks",
+                "time_us",
+                "lower_bound_us",
+                "gap",
+                "algbw",
+                "busbw",
+            ],
+            &answer.sizes,
+        ),
         _ => {
             let mut t = format!(
                 "{} on {} ({n} ranks): pipelined packings, base {} µs ({}), links' own latencies; candidates: {}{}\n",
@@ -559,24 +569,19 @@ fn to_text(a: &Answer<'_>) -> String {
     t + &format!("[{:.2} s]\n", a.seconds)
 }
 
-fn to_csv(a: &Answer<'_>) -> String {
-    let mut t =
-        "bytes,algorithm,certified,steps,rounds,chunks,time_us,lower_bound_us,gap,algbw,busbw\n".to_string();
-    for s in &a.sizes {
-        t += &format!(
-            "{},\"{}\",{},{},{},{},{},{},{},{},{}\n",
-            s.bytes,
-            s.algorithm,
-            s.certified,
-            s.steps,
-            s.rounds,
-            s.chunks,
-            s.time_us,
-            s.lower_bound_us,
-            s.gap,
-            s.algbw,
-            s.busbw
-        );
+/// The rows as CSV with these columns (fields of their JSON), strings quoted.
+fn csv<T: Serialize>(columns: &[&str], rows: &[T]) -> String {
+    let mut t = columns.join(",") + "\n";
+    for row in rows {
+        let value = serde_json::to_value(row).expect("a row serialises");
+        let cells: Vec<String> = columns
+            .iter()
+            .map(|c| match &value[*c] {
+                serde_json::Value::String(text) => format!("\"{text}\""),
+                other => other.to_string(),
+            })
+            .collect();
+        t += &(cells.join(",") + "\n");
     }
     t
 }

@@ -191,8 +191,10 @@ pub fn pipeline(inst: &Instance, trees: &[RouteTree]) -> Result<Schedule> {
 
 /// What one step of r rounds may still carry: each arc b·r chunks, each switch group b·r (a
 /// chunk counted once per arc it crosses, so a multicast through a switch counts per arc: within
-/// the model, never beyond it).
+/// the model, never beyond it). Built once per schedule; [`StepBudget::start_step`] refills it.
 pub(crate) struct StepBudget {
+    arc_cap: Vec<u64>,
+    switch_cap: Vec<u64>,
     arc_left: Vec<u64>,
     switch_left: Vec<u64>,
     /// The switch groups each arc crosses.
@@ -200,7 +202,7 @@ pub(crate) struct StepBudget {
 }
 
 impl StepBudget {
-    /// A fresh step of `r` rounds on `net`.
+    /// The budget of steps of `r` rounds on `net`, full.
     pub(crate) fn new(net: &crate::spec::Network, r: u64) -> Self {
         let switches_of = net
             .arcs()
@@ -213,11 +215,15 @@ impl StepBudget {
                     .collect()
             })
             .collect();
-        Self {
-            arc_left: (0..net.arcs().len()).map(|a| net.bandwidth(a) * r).collect(),
-            switch_left: net.switches().iter().map(|sw| sw.bandwidth * r).collect(),
-            switches_of,
-        }
+        let arc_cap: Vec<u64> = (0..net.arcs().len()).map(|a| net.bandwidth(a) * r).collect();
+        let switch_cap: Vec<u64> = net.switches().iter().map(|sw| sw.bandwidth * r).collect();
+        Self { arc_left: arc_cap.clone(), switch_left: switch_cap.clone(), arc_cap, switch_cap, switches_of }
+    }
+
+    /// Refills the budget for the next step.
+    pub(crate) fn start_step(&mut self) {
+        self.arc_left.copy_from_slice(&self.arc_cap);
+        self.switch_left.copy_from_slice(&self.switch_cap);
     }
 
     /// Takes one chunk over `arc` if the arc and its switch groups have room left.
@@ -264,8 +270,9 @@ fn pipeline_with_rounds(inst: &Instance, trees: &[RouteTree], r: u64) -> Result<
         (0..trees.len()).flat_map(|c| (0..n).filter_map(move |v| trees[c][v].map(|u| (c, u, v)))).collect();
     pending.sort_by_key(|&(c, _, v)| (std::cmp::Reverse(height[c][v]), c, v));
     let mut steps = Vec::new();
+    let mut budget = StepBudget::new(net, r);
     while !pending.is_empty() {
-        let mut budget = StepBudget::new(net, r);
+        budget.start_step();
         let mut step: Vec<Transmission> = Vec::new();
         let mut left = Vec::with_capacity(pending.len());
         for &(c, u, v) in &pending {

@@ -27,14 +27,14 @@ use num_traits::ToPrimitive;
 /// The most (chunk, tree edge) pairs a packing's schedule is built from: N · C · (N − 1).
 pub const MAX_ROUTED: usize = 1_000_000;
 
-/// The least C that gives every tree of the packing a whole number of chunks.
-pub fn least_chunks(packing: &Packing) -> Option<usize> {
-    let explicit = expanded(packing);
+/// The least C that gives every tree of a plain (expanded) packing a whole number of chunks.
+fn least_chunks(explicit: &Packing) -> Option<usize> {
     explicit.trees.iter().try_fold(1usize, |lcm, t| t.weight.denom().to_usize().map(|d| lcm.lcm(&d)))
 }
 
 /// The collective instance on `fully-connected:N` with C chunks, and the packing's schedule of
-/// it (module documentation); `chunks` defaults to [`least_chunks`]. Errors name `--chunks` when
+/// it (module documentation); `chunks` defaults to the least C that gives every tree a whole
+/// number of chunks. Errors name `--chunks` when
 /// C splits a tree's share, and the size when N · C · (N − 1) is over [`MAX_ROUTED`].
 pub fn packed_schedule(
     fabric: &Fabric,
@@ -42,7 +42,9 @@ pub fn packed_schedule(
     chunks: Option<usize>,
 ) -> Result<(Instance, Schedule)> {
     let flag = |reason: String| InputError::new("<flags>", "--chunks", reason);
-    let least = least_chunks(packing).ok_or_else(|| flag("a tree's weight has a huge denominator".into()))?;
+    let explicit = expanded(packing);
+    let least =
+        least_chunks(&explicit).ok_or_else(|| flag("a tree's weight has a huge denominator".into()))?;
     let c = chunks.unwrap_or(least);
     if c == 0 || !c.is_multiple_of(least) {
         return Err(flag(format!(
@@ -72,7 +74,6 @@ pub fn packed_schedule(
         "problem = \"{kind}\"\nnetwork = \"fully-connected:{n}\"\nchunks = {c}\n[model]\nkind = \"collective\"\n"
     );
     let inst = parse_instance(&text, "<packing>", &format!("{kind}-{}-c{c}", fabric.name()))?;
-    let explicit = expanded(packing);
     // The route tree of every chunk of a phase, chunk r·C + k of root r.
     let trees_of = |phase: Phase| -> Result<Vec<RouteTree>> {
         let mut trees: Vec<RouteTree> = vec![vec![None; n]; n * c];

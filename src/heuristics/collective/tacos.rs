@@ -30,8 +30,9 @@ pub fn tacos_greedy(inst: &Instance) -> Result<Schedule> {
     let mut holders: Vec<usize> = held.iter().map(|h| h.iter().filter(|&&x| x).count()).collect();
     let mut missing: usize = holders.iter().map(|&h| n - h).sum();
     let mut steps: Vec<Vec<Transmission>> = Vec::new();
+    let mut budget = StepBudget::new(net, 1);
     while missing > 0 {
-        let mut budget = StepBudget::new(net, 1);
+        budget.start_step();
         let mut step: Vec<Transmission> = Vec::new();
         let mut arriving = vec![vec![false; n]; chunks.len()];
         for (arc, &(u, v)) in net.arcs().iter().enumerate() {
