@@ -1,6 +1,8 @@
 """One row of bench/tacos/run.sh: TACOS's answer (the driver's JSON line), commsched's (its
-`solve --model bandwidth --size` JSON, on the grid file the driver wrote and, where commsched
-names the grid, on the named machine) and the lower bound.
+`solve --model bandwidth --size --events` JSON, on the grid file the driver wrote and, where
+commsched names the grid, on the named machine) and the lower bound. commsched's figure is its
+best checked schedule of the event model, TACOS's own model (docs/spec.md §3.3); the pipeline
+formula of the optimum's trees (§3.2) is shown beside it.
 
 Usage: python3 row.py TACOS_JSON NETWORK_JSON FILE_OURS FILE_SECONDS NAMED_OURS NAMED_SECONDS
                       NAMED_TOPOLOGY KIND SIZE BW ALPHA PER
@@ -66,16 +68,18 @@ def estimate(answer):
         return "-"
     if answer["status"] != "optimal":
         return answer["status"]
-    sized = answer["size"]
-    assert sized["bytes"] == theirs["bytes"]
-    return f"{sized['time_us']:.1f} ({','.join(str(p['chunks']) for p in sized['phases'])})"
+    events = answer["events"]
+    assert events["checked"] and answer["size"]["bytes"] == theirs["bytes"]
+    rule = "trees" if events["rule"] == "tree-pieces" else (
+        "rarest" if "rarest" in events["rule"] else "conditions")
+    return f"{events['time_us']:.1f} ({events['pieces_per_rank']}, {rule})"
 
 
 ours = named_ours if named_ours is not None else file_ours
 ours_s = named_s if named_ours is not None else file_s
 assert ours["status"] == "optimal", ours["status"]
 sized = ours["size"]
-ours_us = sized["time_us"]
+ours_us = ours["events"]["time_us"]
 
 out = {}
 for e in net["edges"]:
@@ -98,11 +102,13 @@ def eccentricity(root):
 
 diameter = max(eccentricity(n["id"]) for n in net["nodes"])
 bound = max(sized["bandwidth_us"] + alpha, alpha * diameter)
+assert abs(bound - ours["events"]["bound_us"]) <= 1e-6 * bound, "commsched's bound differs"
+formula = f"{sized['time_us']:.1f} ({','.join(str(p['chunks']) for p in sized['phases'])})"
 tacos_us = theirs["best_us"]
 tacos_s = sum(theirs["seconds"]) / len(theirs["seconds"])
 print(
     f"| {kind} {size} | {theirs['npus']} | {alpha_text} | {bw} | {per} | {theirs['bytes']} "
-    f"| {tacos_us:.1f} | {estimate(named_ours)} | {estimate(file_ours)} | {bound:.1f} "
+    f"| {tacos_us:.1f} | {estimate(named_ours)} | {estimate(file_ours)} | {formula} | {bound:.1f} "
     f"| {tacos_us / ours_us:.3f} | {tacos_s:.4f} | {ours_s:.2f} | {tacos_s / ours_s:.2f} |"
 )
-print(f"{tacos_s:.6f} {ours_s:.6f} {ours_us:.4f} {tacos_us:.4f}")
+print(f"{tacos_s:.6f} {ours_s:.6f} {ours_us:.2f} {tacos_us:.2f}")

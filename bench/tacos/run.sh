@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # commsched against TACOS (astra-sim/tacos, MIT, C++17) on TACOS's own test grids, allgather, in
-# one run on one machine: TACOS's estimated collective time, commsched's α–β time of its
-# certified optimum at the same size, and the lower bound beside both; and the time each tool
-# took. TACOS is not a dependency: give the path of a checkout of it; it is compiled here with
+# one run on one machine: TACOS's estimated collective time, commsched's best checked schedule
+# of the same event model at the same size (and the α–β pipeline formula of its certified
+# optimum), and the lower bound beside both; and the time each tool took. TACOS is not a dependency: give the path of a checkout of it; it is compiled here with
 # plain g++ into a directory of this run only, together with bench/tacos/driver.cpp.
 #
 #   bench/tacos/run.sh TACOS_CHECKOUT [REPEATS] [SECONDS_PER_TACOS_RUN] [SECONDS_PER_FILE_SOLVE]
@@ -48,8 +48,8 @@ g++ -std=c++17 -O3 -DNDEBUG -I"$tacos/include" \
 printf 'TACOS compiled (g++ -O3 -DNDEBUG, as its CMake Release build) in %.1f s\n\n' \
   "$(echo "$(date +%s.%N) - $start" | bc)"
 cargo build --release --locked -q
-printf '| grid | NPUs | α µs | GiB/s | chunks/NPU | M bytes | TACOS µs | commsched µs (C), named | commsched µs (C), file | bound µs | TACOS / ours | TACOS s | commsched s | ratio |\n'
-printf '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n'
+printf '| grid | NPUs | α µs | GiB/s | chunks/NPU | M bytes | TACOS µs | commsched µs (C, rule), named | commsched µs (C, rule), file | pipeline formula µs (C) | bound µs | TACOS / ours | TACOS s | commsched s | ratio |\n'
+printf '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n'
 total_ours=0; total_theirs=0; worse=0
 for row in "${rows[@]}"; do
   read -r kind size bw alpha per buffer reps <<<"$row"
@@ -58,14 +58,14 @@ for row in "${rows[@]}"; do
   status=0
   theirs_json=$(timeout "$limit" "$work/tacos" "$kind" "$size" "$bw" "$alpha" "$per" "$buffer" "$reps" "$net") || status=$?
   if [ "$status" != 0 ]; then
-    printf '| %s %s | - | %s | %s | %s | - | did not finish in %s s (exit %s) | - | - | - | - | - | - | - |\n' \
+    printf '| %s %s | - | %s | %s | %s | - | did not finish in %s s (exit %s) | - | - | - | - | - | - | - | - | - |\n' \
       "$kind" "$size" "$alpha" "$bw" "$per" "$limit" "$status"
     continue
   fi
   bytes=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["bytes"])' "$theirs_json")
   t0=$(date +%s.%N)
   target/release/commsched --format json solve allgather --network "$net" --model bandwidth \
-    --size "$bytes" --timeout "$file_limit" >"$work/file.json"
+    --size "$bytes" --events --timeout "$file_limit" >"$work/file.json"
   file_s=$(echo "$(date +%s.%N) - $t0" | bc)
   named=$(python3 bench/tacos/named.py "$kind" "$size" "$bw" "$alpha")
   named_json=-; named_s=0; named_topology=-
@@ -73,7 +73,7 @@ for row in "${rows[@]}"; do
     target/release/commsched --format json topology "$named" >"$work/topology.json"
     t0=$(date +%s.%N)
     target/release/commsched --format json solve allgather --network "$named" --model bandwidth \
-      --size "$bytes" >"$work/named.json"
+      --size "$bytes" --events >"$work/named.json"
     named_s=$(echo "$(date +%s.%N) - $t0" | bc)
     named_json="$work/named.json"; named_topology="$work/topology.json"
   fi

@@ -15,6 +15,7 @@ pub mod branching;
 pub mod compare;
 pub mod construct;
 pub mod depth;
+pub mod events;
 pub mod flow;
 pub mod rate;
 pub mod split;

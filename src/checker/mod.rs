@@ -7,6 +7,7 @@
 
 pub mod bufferless;
 pub mod collective;
+pub mod events;
 pub mod fat_tree;
 pub mod itinerary;
 pub mod packing;

@@ -174,6 +174,15 @@ pub enum Command {
         /// the α–β time of the optimum pipelined in its best chunk count.
         #[arg(long, value_name = "BYTES", requires = "model")]
         size: Option<String>,
+        /// With --model bandwidth and --size, allgather: also the best checked schedule of the
+        /// event model (docs/spec.md §3.3, TACOS's: indivisible pieces, every transfer paying
+        /// the link's latency), by link-chunk matching and by the trees' pieces over a range of
+        /// chunk counts.
+        #[arg(long, requires = "size")]
+        events: bool,
+        /// Write that event schedule here (`events.json`, docs/spec.md §3.3); implies --events.
+        #[arg(long, value_name = "FILE", requires = "size")]
+        events_out: Option<PathBuf>,
         /// With --model bandwidth: the bandwidth in GB/s of a node-link edge that gives none
         /// (without it such an edge is an error naming it).
         #[arg(long, value_name = "GBPS", requires = "model")]

@@ -30,6 +30,10 @@ pub(super) struct Args<'a> {
     pub method: Option<&'a str>,
     pub network: Option<&'a str>,
     pub size: Option<&'a str>,
+    /// `--events`: the event model's best checked schedule at `size`.
+    pub events: bool,
+    /// `--events-out`: where to write it.
+    pub events_out: Option<&'a Path>,
     pub default_bandwidth: Option<&'a str>,
     pub timeout: Option<Duration>,
     pub out: Option<&'a Path>,
@@ -155,10 +159,12 @@ pub(super) fn solve(args: &Args<'_>, format: Format, out: &mut dyn Write) -> Res
             let time = &opt.measure.time;
             let (algbw, busbw) = collective.bandwidths(n, time);
             let sized = size.map(|bytes| sized_time(&fabric, &opt.packing, &opt.measure, bytes));
+            let events = event_report(args, &fabric, collective, &opt.packing, Some(time), size)?;
             match format {
                 Format::Json => {
                     json!({
                         "size": sized,
+                        "events": events.as_ref().map(|e| &e.json),
                         "status": "optimal",
                         "collective": collective.name(),
                         "network": fabric.name(),
@@ -186,6 +192,7 @@ pub(super) fn solve(args: &Args<'_>, format: Format, out: &mut dyn Write) -> Res
                         describe_cuts(&fabric, &opt.cuts),
                         describe_trees(&fabric, opt),
                     ) + &sized.map_or(String::new(), |t| describe_size(&t))
+                        + &events.map_or(String::new(), |e| e.text)
                 }
             }
         }
@@ -249,10 +256,13 @@ fn solve_algorithm(
     let (algbw, busbw) = collective.bandwidths(n, &measure.time);
     let (best, _) = collective.bandwidths(n, &optimum.time);
     let sized = size.map(|bytes| sized_time(fabric, &packing, &measure, bytes));
+    let tau = optimum.certified.then_some(&optimum.time);
+    let events = event_report(args, fabric, collective, &packing, tau, size)?;
     let text = match format {
         Format::Json => {
             json!({
                 "size": sized,
+                "events": events.as_ref().map(|e| &e.json),
                 "status": "checked",
                 "method": algorithm.name(),
                 "collective": collective.name(),
@@ -284,6 +294,7 @@ fn solve_algorithm(
                 100.0 * algbw / best,
                 if optimum.certified { "certified by a cut" } else { "a cut bound: the optimum timed out" },
             ) + &sized.map_or(String::new(), |t| describe_size(&t))
+                + &events.map_or(String::new(), |e| e.text)
         }
     };
     out.write_all(text.as_bytes()).map_err(io_err("<stdout>"))?;
@@ -331,6 +342,24 @@ pub(super) fn algbw(
     };
     out.write_all(text.as_bytes()).map_err(io_err("<stdout>"))?;
     Ok(0)
+}
+
+/// `--events` at `--size`: the event model's best checked schedule, the packing's trees among
+/// its candidates.
+fn event_report(
+    args: &Args<'_>,
+    fabric: &Fabric,
+    collective: BandwidthCollective,
+    packing: &Packing,
+    tau: Option<&BigRational>,
+    size: Option<u64>,
+) -> Result<Option<super::events::EventReport>> {
+    match size.filter(|_| args.events) {
+        Some(bytes) => {
+            super::events::events(fabric, collective, packing, tau, bytes, args.events_out).map(Some)
+        }
+        None => Ok(None),
+    }
 }
 
 /// One line per size: the time, its bandwidth term, and each phase's pipeline.

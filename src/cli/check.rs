@@ -70,12 +70,25 @@ pub fn check(
             }
         }
         None => {
-            return Err(InputError::new(
-                "<flags>",
-                "SCHEDULE",
-                "check takes an instance and a schedule, or an MSCCL XML file alone",
-            )
-            .into());
+            let text = read(instance)?;
+            if !commsched::spec::events::is_event_schedule(&text) {
+                return Err(InputError::new(
+                    "<flags>",
+                    "SCHEDULE",
+                    "check takes an instance and a schedule, an MSCCL XML file alone, or an event schedule (events.json) with --network",
+                )
+                .into());
+            }
+            let network = flags.network.ok_or_else(|| {
+                InputError::new(
+                    "<flags>",
+                    "--network",
+                    "an event schedule is checked on the fabric given by --network",
+                )
+            })?;
+            let (code, report) = super::events::check(instance, network, &text, format == Format::Json)?;
+            out.write_all(report.as_bytes()).map_err(super::io_err("<stdout>"))?;
+            return Ok(code);
         }
     };
     let file = schedule.unwrap_or(instance);

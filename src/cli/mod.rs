@@ -10,6 +10,7 @@ mod bounds;
 mod check;
 mod decide;
 mod draw;
+mod events;
 mod export;
 mod generate;
 mod list;
@@ -72,6 +73,8 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<u8> {
             method,
             steps,
             size,
+            events,
+            events_out,
             bandwidth: default_bandwidth,
             chunks,
             xml,
@@ -83,6 +86,8 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<u8> {
                 method: method.as_deref(),
                 network: network.as_deref(),
                 size: size.as_deref(),
+                events: events || events_out.is_some(),
+                events_out: events_out.as_deref(),
                 default_bandwidth: default_bandwidth.as_deref(),
                 timeout: solve_options(&limits)?.timeout,
                 out: file.as_deref(),

@@ -4,6 +4,7 @@ pub mod applicability;
 pub mod capacity;
 pub mod collective;
 pub mod compat;
+pub mod events;
 pub mod fabric;
 pub mod instance_file;
 pub mod io;

@@ -177,22 +177,22 @@ pub fn cuts_to_json(fabric: &Fabric, cuts: &Cuts) -> String {
 }
 
 /// The file a certificate reader is looking at and its fabric's names.
-struct Reader<'a> {
+pub(super) struct Reader<'a> {
     file: &'a str,
     fabric: &'a Fabric,
     names: std::collections::HashMap<&'a str, usize>,
 }
 
 impl<'a> Reader<'a> {
-    fn new(file: &'a str, fabric: &'a Fabric) -> Self {
+    pub(super) fn new(file: &'a str, fabric: &'a Fabric) -> Self {
         Self { file, fabric, names: fabric.name_index() }
     }
 
-    fn err(&self, field: &str, reason: impl Into<String>) -> InputError {
+    pub(super) fn err(&self, field: &str, reason: impl Into<String>) -> InputError {
         InputError::new(self.file, field, reason)
     }
 
-    fn doc(&self, text: &str) -> Result<serde_json::Map<String, Value>, InputError> {
+    pub(super) fn doc(&self, text: &str) -> Result<serde_json::Map<String, Value>, InputError> {
         match serde_json::from_str(text) {
             Ok(Value::Object(map)) => Ok(map),
             Ok(_) => Err(self.err("", "is not a JSON object")),
@@ -200,7 +200,10 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn collective(&self, doc: &serde_json::Map<String, Value>) -> Result<BandwidthCollective, InputError> {
+    pub(super) fn collective(
+        &self,
+        doc: &serde_json::Map<String, Value>,
+    ) -> Result<BandwidthCollective, InputError> {
         let v = doc.get("collective").ok_or_else(|| self.err("collective", "is missing"))?;
         v.as_str().and_then(BandwidthCollective::parse).ok_or_else(|| {
             self.err("collective", format!("`{v}` is not allgather, reduce-scatter or allreduce"))
@@ -214,7 +217,7 @@ impl<'a> Reader<'a> {
             .ok_or_else(|| self.err(field, format!("`{v}` is not allgather or reduce-scatter")))
     }
 
-    fn node(&self, field: &str, v: &Value) -> Result<usize, InputError> {
+    pub(super) fn node(&self, field: &str, v: &Value) -> Result<usize, InputError> {
         let name =
             v.as_str().ok_or_else(|| self.err(field, format!("`{v}` is not a node name (a string)")))?;
         self.names.get(name).copied().ok_or_else(|| {
@@ -227,7 +230,7 @@ impl<'a> Reader<'a> {
         self.list(field, v)?.iter().enumerate().map(|(k, v)| self.node(&format!("{field}[{k}]"), v)).collect()
     }
 
-    fn list<'v>(&self, field: &str, v: Option<&'v Value>) -> Result<&'v Vec<Value>, InputError> {
+    pub(super) fn list<'v>(&self, field: &str, v: Option<&'v Value>) -> Result<&'v Vec<Value>, InputError> {
         match v {
             Some(Value::Array(a)) => Ok(a),
             Some(other) => Err(self.err(field, format!("`{}` is not a list", short(other)))),

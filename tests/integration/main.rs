@@ -23,6 +23,7 @@ mod checker_sf;
 mod cli;
 mod collective;
 mod common;
+mod events;
 mod exact;
 mod families;
 mod fat_tree_algorithms;

@@ -15,7 +15,9 @@
 //!   GB/s each way; with K ≥ 2 one InfiniBand switch at 16 GB/s each way per GCD. No latency.
 //! - `torus3d:AxBxC` and `mesh2d:AxB` (TACOS `Torus3D`, `Mesh2D`, `Mesh2D_Hetero`): 50 GB/s and
 //!   0.5 µs per link and direction, or per-dimension bandwidths after a colon
-//!   (`mesh2d:4x4:100,50`); a torus dimension of 2 has one link each way, not two.
+//!   (`mesh2d:4x4:100,50`) and a latency in µs after another (`mesh2d:10x10:100,100:1`, or
+//!   `mesh2d:10x10::1` with the default bandwidths); a torus dimension of 2 has one link each
+//!   way, not two.
 //! - `rail:NxG`: N nodes of G GPUs, rail-optimised as in NVIDIA's DGX H100 SuperPOD: an NVSwitch
 //!   per node at 450 GB/s each way per GPU (NVLink 4, 900 GB/s bidirectional), and GPU g of every
 //!   node on rail switch g through its own 400 Gb/s NIC (50 GB/s each way). No latency.
@@ -54,13 +56,13 @@ pub const MACHINES: &[NamedMachine] = &[
     },
     NamedMachine {
         name: "torus3d:",
-        form: "torus3d:AxBxC[:bx,by,bz]",
+        form: "torus3d:AxBxC[:bx,by,bz[:latency]]",
         source: "TACOS src/topology/torus_3d.cpp",
         build: torus3d,
     },
     NamedMachine {
         name: "mesh2d:",
-        form: "mesh2d:AxB[:bx,by]",
+        form: "mesh2d:AxB[:bx,by[:latency]]",
         source: "TACOS src/topology/mesh_2d.cpp, mesh_2d_hetero.cpp",
         build: mesh2d,
     },
@@ -226,9 +228,21 @@ fn mi250(size: &str) -> Result<Fabric, String> {
     b.build("mi250")
 }
 
-/// `AxB…[:b1,b2…]`: the dimensions and one bandwidth per dimension (default 50 GB/s).
-fn grid_size(text: &str, dims: usize) -> Result<(Vec<usize>, Vec<BigRational>), String> {
-    let (sizes, bandwidths) = text.split_once(':').map_or((text, None), |(s, b)| (s, Some(b)));
+/// `AxB…[:b1,b2…[:α]]`: the dimensions, one bandwidth per dimension (default 50 GB/s; an empty
+/// list is the default) and the links' latency in µs (default TACOS's 0.5).
+fn grid_size(text: &str, dims: usize) -> Result<(Vec<usize>, Vec<BigRational>, f64), String> {
+    let mut parts = text.splitn(3, ':');
+    let sizes = parts.next().unwrap_or_default();
+    let bandwidths = parts.next().filter(|b| !b.is_empty());
+    let latency = match parts.next() {
+        None => 0.5,
+        Some(t) => t
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|a| a.is_finite() && *a >= 0.0)
+            .ok_or(format!("`{t}` is not a latency in µs (a non-negative number)"))?,
+    };
     let sizes = sizes
         .split('x')
         .map(|d| count(d, "dimension", 1 << 20).map(|d| d as usize))
@@ -253,12 +267,12 @@ fn grid_size(text: &str, dims: usize) -> Result<(Vec<usize>, Vec<BigRational>), 
             b
         }
     };
-    Ok((sizes, bandwidths))
+    Ok((sizes, bandwidths, latency))
 }
 
 /// A grid of the given dimensions, with or without wrap-around; node `x.y[.z]`.
 fn grid(text: &str, dims: usize, wrap: bool) -> Result<Fabric, String> {
-    let (sizes, bandwidths) = grid_size(text, dims)?;
+    let (sizes, bandwidths, latency) = grid_size(text, dims)?;
     let n = sizes.iter().try_fold(1u64, |n, &d| n.checked_mul(d as u64)).ok_or("too many nodes")?;
     let mut b = FabricBuilder::with_capacity(n, n.saturating_mul(2 * dims as u64))?;
     let coords = |mut v: usize| -> Vec<usize> {
@@ -287,7 +301,7 @@ fn grid(text: &str, dims: usize, wrap: bool) -> Result<Fabric, String> {
                 None
             };
             if let Some(u) = up {
-                b.duplex(v, u, &bandwidths[d], 0.5)?;
+                b.duplex(v, u, &bandwidths[d], latency)?;
             }
         }
         stride *= len;
@@ -348,6 +362,10 @@ mod tests {
         assert_eq!((t.len(), t.links().len()), (32, 32 * 5));
         let m = machine("mesh2d:3x2:100,50");
         assert_eq!(m.links().len(), 2 * (2 * 2 + 3));
+        assert!(m.links().iter().all(|l| l.latency == 0.5));
+        let slow = machine("mesh2d:3x2::1.5");
+        assert!(slow.links().iter().all(|l| l.latency == 1.5 && l.bandwidth == gbs("50")));
+        assert!(machine("torus3d:3x3x3:10,20,30:1").links().iter().all(|l| l.latency == 1.0));
         let r = machine("rail:4x8");
         assert_eq!((r.compute().len(), r.len(), r.links().len()), (32, 32 + 4 + 8, 4 * 32));
         assert_eq!(r.name(), "rail:4x8");
@@ -359,6 +377,8 @@ mod tests {
         assert!(parse_machine("ndv2x0").unwrap_err().contains("ndv2xK"));
         assert!(parse_machine("torus3d:4x4").unwrap_err().contains("3 expected"));
         assert!(parse_machine("mesh2d:4x4:1").unwrap_err().contains("one per dimension"));
+        assert!(parse_machine("mesh2d:4x4::-1").unwrap_err().contains("latency"));
+        assert!(parse_machine("mesh2d:4x4:1,1:x").unwrap_err().contains("latency"));
         assert!(parse_machine("rail:1000000x1000").unwrap_err().contains("limit"));
         assert!(parse_machine("torus3d:1000x1000x1000").unwrap_err().contains("limit"));
     }
