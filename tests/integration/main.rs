@@ -45,3 +45,4 @@ mod svg;
 mod timeouts;
 mod total_exchange;
 mod tune;
+mod walk_shards;
