@@ -53,6 +53,7 @@ pub mod msccl;
 pub mod names;
 pub mod proof;
 pub mod rng;
+pub mod shard;
 pub mod spec;
 pub mod svg;
 pub mod tune;

@@ -292,6 +292,12 @@ pub enum Command {
         /// What the XML files ask of the runtime.
         #[command(flatten)]
         xml_args: XmlArgs,
+        /// Walk only shard I of N (`I/N`, 0 ≤ I < N): the C of 1..=--max-chunks with C − 1 ≡ I
+        /// (mod N), so N jobs of a cluster array walk every C once. Needs --certificate DIR,
+        /// where the shard also writes its summary `walk.json` and the instance; `merge DIR...`
+        /// joins the shards into the walk one machine makes.
+        #[arg(long)]
+        shard: Option<String>,
     },
     /// For each message size, the cheapest of every certified Pareto point and every registered
     /// algorithm under the α–β cost base + α·S + (M/d/C)·R/b (docs/spec.md §4.6), with its
@@ -405,9 +411,10 @@ pub enum Command {
     },
     /// Join the JSON reports of shards (`report --shard I/N --format json`, or report.json of
     /// `report --out`) into one report, in the format asked, or all formats and the plots with
-    /// --out.
+    /// --out. Or join the shards of a Pareto walk (`pareto --shard I/N --certificate DIR`) into
+    /// the walk one machine makes, every folder re-checked: text, or --format json.
     Merge {
-        /// The JSON reports.
+        /// The JSON reports, or the shards' folders (or the `walk.json` in each).
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Write report.txt, report.md, report.json, report.csv and the plots into this

@@ -1,23 +1,21 @@
-//! `solve --steps S [--rounds R]` (one point decided, docs/spec.md §4.5) and `pareto` (SCCL's
-//! latency–bandwidth frontier walked with a certificate per point).
+//! `solve --steps S [--rounds R]` (one point decided, docs/spec.md §4.5), and the collective a
+//! Pareto walk (`pareto`, `tune`) starts from.
 
 use super::args::{Format, Limits};
 use super::solve::write_schedule;
 use super::{exact_choice, in_file, io_err, solve_options};
-use commsched::checker::collective::ratio;
 use commsched::checker::{Producer, accept};
 use commsched::error::{InputError, Result};
+use commsched::exact::BackendKind;
 use commsched::exact::decision::{Point, decide_point};
 use commsched::exact::encode::Prefix;
-use commsched::exact::pareto::{self, Frontier, Walk, WalkOptions};
-use commsched::exact::{BackendKind, StopReason};
 use commsched::folder;
 use commsched::msccl::XmlOptions;
 use commsched::spec::io::{load_instance, load_schedule};
 use commsched::spec::{Instance, Model, Problem, Schedule};
 use serde::Serialize;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The backend an exact `--method` names (`exact`: the encoder's measured first).
 pub(super) fn exact_backend(method: &str, inst: &Instance) -> Result<BackendKind> {
@@ -206,53 +204,6 @@ pub fn decide(
     Ok(0)
 }
 
-/// One point of `pareto --format json`.
-#[derive(Debug, Serialize)]
-struct PointJson {
-    steps: u64,
-    rounds: u64,
-    chunks: usize,
-    /// R/C as a fraction.
-    rounds_per_chunk: String,
-    /// Why S − 1 steps do not fit in R rounds.
-    certificate: String,
-    /// Not dominated by another point (`null`: the walk stopped before deciding a point that
-    /// could dominate it).
-    pareto: Option<bool>,
-    folder: Option<String>,
-    /// Its MSCCL file, with `--xml`.
-    xml: Option<String>,
-}
-
-/// One refuted (C, R) of `pareto --format json`.
-#[derive(Debug, Serialize)]
-struct RefutedJson {
-    /// The horizon refuted: R (no schedule within R rounds has more steps).
-    steps: u64,
-    rounds: u64,
-    chunks: usize,
-    certificate: String,
-    folder: Option<String>,
-}
-
-/// What `pareto --format json` prints.
-#[derive(Debug, Serialize)]
-struct ParetoJson<'a> {
-    instance: &'a str,
-    method: &'a str,
-    /// The lower bound on R/C and its name.
-    bound: String,
-    bound_name: &'static str,
-    /// Why the flow LP gave no bound (over its guard, out of its share of the time), if so.
-    bound_note: Option<&'static str>,
-    points: Vec<PointJson>,
-    refuted: Vec<RefutedJson>,
-    /// The walk reached a point at the bound.
-    complete: bool,
-    stop: Option<String>,
-    seconds: f64,
-}
-
 /// The collective a walk starts from: an instance file (`*.toml`), or a collective's name with
 /// `--network` (and `--root`), at C = 1; refused unless it is of the collective model. `what`
 /// names the command's work in the errors.
@@ -283,159 +234,4 @@ pub(super) fn collective_base(
         .into());
     }
     Ok(base)
-}
-
-/// The arguments of `pareto`.
-pub struct ParetoArgs<'a> {
-    /// An instance file, or a collective's name with `network`.
-    pub target: &'a str,
-    pub network: Option<&'a str>,
-    pub root: Option<usize>,
-    pub max_chunks: usize,
-    pub method: &'a str,
-    pub limits: &'a Limits,
-    pub certificate: Option<&'a Path>,
-    /// Write each point as MSCCL XML under this directory, `c{C}-r{R}.xml`.
-    pub xml: Option<&'a Path>,
-    pub xml_options: XmlOptions,
-}
-
-/// `pareto`: SCCL's frontier of a collective, each point with its certificate.
-pub fn pareto(args: &ParetoArgs<'_>, format: Format, out: &mut dyn Write) -> Result<u8> {
-    let base = collective_base(args.target, args.network, args.root, "the Pareto walk")?;
-    if args.max_chunks == 0 {
-        return Err(InputError::new("<flags>", "--max-chunks", "at least 1").into());
-    }
-    let backend = exact_backend(args.method, &base)?;
-    let options = WalkOptions {
-        max_chunks: args.max_chunks,
-        backend,
-        solve: solve_options(args.limits)?,
-        folders: args.certificate.map(Path::to_path_buf),
-    };
-    let start = std::time::Instant::now();
-    let walk = pareto::walk(&base, &options, &mut folder::write_settled)?;
-    let files = match args.xml {
-        Some(dir) => point_files(dir, &base, &walk, args.xml_options)?,
-        None => Vec::new(),
-    };
-    let seconds = start.elapsed().as_secs_f64();
-    let text = match format {
-        Format::Json => {
-            serde_json::to_string_pretty(&to_json(&base, backend, &walk, &files, seconds))
-                .expect("the walk serialises")
-                + "\n"
-        }
-        _ => to_text(&base, backend, &walk, &files, seconds),
-    };
-    out.write_all(text.as_bytes()).map_err(io_err("<stdout>"))?;
-    Ok(if walk.stop.is_some() { super::STOPPED } else { 0 })
-}
-
-/// Writes every point of the walk as MSCCL XML, `dir/c{C}-r{R}.xml`, each a schedule of the
-/// instance at (C, R) that export keeps with its S and R under the runtime reading.
-fn point_files(dir: &Path, base: &Instance, walk: &Walk, options: XmlOptions) -> Result<Vec<PathBuf>> {
-    std::fs::create_dir_all(dir).map_err(io_err(&dir.display().to_string()))?;
-    walk.points
-        .iter()
-        .map(|p| {
-            let path = dir.join(format!("c{}-r{}.xml", p.chunks, p.rounds));
-            write_schedule(&path, &pareto::at(base, p.chunks, p.rounds), p.checked.schedule(), options)?;
-            Ok(path)
-        })
-        .collect()
-}
-
-fn folder_name(dir: &Option<std::path::PathBuf>) -> Option<String> {
-    dir.as_ref().map(|d| d.display().to_string())
-}
-
-fn to_json<'a>(
-    base: &'a Instance,
-    backend: BackendKind,
-    walk: &Walk,
-    files: &[PathBuf],
-    seconds: f64,
-) -> ParetoJson<'a> {
-    ParetoJson {
-        instance: &base.name,
-        method: backend.name(),
-        bound: walk.bound.to_string(),
-        bound_name: walk.bound.name,
-        bound_note: walk.bound.note,
-        points: walk
-            .points
-            .iter()
-            .enumerate()
-            .map(|(i, p)| PointJson {
-                steps: p.steps(),
-                rounds: p.rounds,
-                chunks: p.chunks,
-                rounds_per_chunk: ratio(p.rounds, p.chunks as u64),
-                certificate: p.certificate.to_string(),
-                pareto: match p.frontier {
-                    Frontier::Yes => Some(true),
-                    Frontier::No => Some(false),
-                    Frontier::Unsettled => None,
-                },
-                folder: folder_name(&p.folder),
-                xml: files.get(i).map(|f| f.display().to_string()),
-            })
-            .collect(),
-        refuted: walk
-            .refuted
-            .iter()
-            .map(|r| RefutedJson {
-                steps: r.rounds,
-                rounds: r.rounds,
-                chunks: r.chunks,
-                certificate: r.refutation.to_string(),
-                folder: folder_name(&r.folder),
-            })
-            .collect(),
-        complete: walk.complete(),
-        stop: walk.stop.as_ref().map(StopReason::to_string),
-        seconds,
-    }
-}
-
-fn to_text(base: &Instance, backend: BackendKind, walk: &Walk, files: &[PathBuf], seconds: f64) -> String {
-    let mut t = format!(
-        "{}: Pareto walk with {}, R/C ≥ {} ({})\n",
-        base.name,
-        backend.name(),
-        walk.bound,
-        walk.bound.label()
-    );
-    t += "   C   R  R/C   S  frontier   certificate\n";
-    for p in &walk.points {
-        t += &format!(
-            "{:>4}{:>4}{:>5}{:>4}  {:<9}  {}\n",
-            p.chunks,
-            p.rounds,
-            ratio(p.rounds, p.chunks as u64),
-            p.steps(),
-            match p.frontier {
-                Frontier::Yes => "yes",
-                Frontier::No => "no",
-                Frontier::Unsettled => "unsettled",
-            },
-            p.certificate
-        );
-    }
-    if let Some(dir) = files.first().and_then(|f| f.parent()) {
-        t += &format!("MSCCL XML of every point written to {} (cC-rR.xml)\n", dir.display());
-    }
-    for r in &walk.refuted {
-        t += &format!("refuted (C, R) = ({}, {}): {}\n", r.chunks, r.rounds, r.refutation);
-    }
-    t += &match (&walk.stop, walk.complete()) {
-        (Some(stop), _) => match walk.stopped_at {
-            Some((c, r)) => format!("stopped: {stop}, (C, R) = ({c}, {r}) and on undecided"),
-            None => format!("stopped: {stop}"),
-        },
-        (None, true) => "complete: the last point meets the bound".to_string(),
-        (None, false) => "ended at --max-chunks before a point met the bound".to_string(),
-    };
-    t + &format!(" [{seconds:.2} s]\n")
 }

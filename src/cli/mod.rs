@@ -14,6 +14,7 @@ mod events;
 mod export;
 mod generate;
 mod list;
+mod pareto;
 mod ratios;
 mod report;
 mod results;
@@ -168,8 +169,19 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<u8> {
             bandwidth::algbw(&collective, &network, default_bandwidth.as_deref(), timeout, format, out)
         }
         Command::Topology { network, out: svg } => topology::topology(&network, svg.as_deref(), format, out),
-        Command::Pareto { target, network, root, max_chunks, method, limits, certificate, xml, xml_args } => {
-            let args = decide::ParetoArgs {
+        Command::Pareto {
+            target,
+            network,
+            root,
+            max_chunks,
+            method,
+            limits,
+            certificate,
+            xml,
+            xml_args,
+            shard,
+        } => {
+            let args = pareto::ParetoArgs {
                 target: &target,
                 network: network.as_deref(),
                 root,
@@ -179,8 +191,9 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<u8> {
                 certificate: certificate.as_deref(),
                 xml: xml.as_deref(),
                 xml_options: xml_args.options(),
+                shard: shard.as_deref(),
             };
-            decide::pareto(&args, format, out)
+            pareto::pareto(&args, format, out)
         }
         Command::Solve {
             instance,
@@ -224,6 +237,9 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<u8> {
                 format,
                 out,
             )
+        }
+        Command::Merge { files, out: dir } if files.iter().any(|f| pareto::is_walk(f)) => {
+            pareto::merge(&files, dir.as_deref(), format, out)
         }
         Command::Merge { files, out: dir } => {
             let report = results::merge(&files)?;

@@ -6,9 +6,10 @@ use super::{in_file, io_err, results, solve_options};
 use commsched::compare::report::{self, Entry, Report, RunInfo};
 use commsched::compare::{Algorithms, AssessOptions, Assessment, Attached, assess};
 use commsched::compare::{html, plots, scale};
-use commsched::error::{InputError, Result};
+use commsched::error::Result;
 use commsched::exact::BackendChoice;
 use commsched::msccl::load_schedule;
+use commsched::shard::Shard;
 use commsched::spec::io::{
     certificate_folder, instance_files, load_instance, machine_lists, paper_schedule_file,
 };
@@ -50,16 +51,6 @@ fn git_commit() -> String {
         .filter(|o| o.status.success())
         .and_then(|o| String::from_utf8(o.stdout).ok())
         .map_or_else(|| "unknown".into(), |s| s.trim().to_string())
-}
-
-/// `--shard I/N` as (I, N), with 0 ≤ I < N.
-fn parse_shard(text: &str) -> Result<(usize, usize)> {
-    text.split_once('/')
-        .and_then(|(i, n)| Some((i.trim().parse::<usize>().ok()?, n.trim().parse::<usize>().ok()?)))
-        .filter(|&(i, n)| i < n)
-        .ok_or_else(|| {
-            InputError::new("<flags>", "--shard", format!("`{text}` is not I/N with 0 ≤ I < N")).into()
-        })
 }
 
 /// Progress of a long `report` on stderr: a bar with a count and an ETA redrawn in place when
@@ -156,7 +147,7 @@ pub(super) fn report(
     format: Format,
     out: &mut dyn Write,
 ) -> Result<u8> {
-    let shard = shard.map(parse_shard).transpose()?;
+    let shard = shard.map(Shard::parse).transpose()?.unwrap_or(Shard::WHOLE);
     let default = [PathBuf::from("instances")];
     let paths = if paths.is_empty() { &default[..] } else { paths };
     let options = AssessOptions {
@@ -168,7 +159,7 @@ pub(super) fn report(
     let files: Vec<PathBuf> = instance_files(paths)?
         .into_iter()
         .enumerate()
-        .filter(|(k, _)| shard.is_none_or(|(i, n)| k % n == i))
+        .filter(|&(k, _)| shard.holds(k))
         .map(|(_, (_, f))| f)
         .collect();
     let run = RunInfo {
@@ -182,7 +173,7 @@ pub(super) fn report(
     let lists: Vec<PathBuf> = machine_lists(paths)?
         .into_iter()
         .enumerate()
-        .filter(|(k, _)| shard.is_none_or(|(i, n)| k % n == i))
+        .filter(|&(k, _)| shard.holds(k))
         .map(|(_, f)| f)
         .collect();
     let cache = cache.map(|d| results::Cache::open(d, &run, &options)).transpose()?;
@@ -319,19 +310,4 @@ fn write_pictures(report: &Report, dir: &Path, out: &mut dyn Write) -> Result<()
     writeln!(out, "wrote {} plots and {drawn} diagrams in {}", names.len(), dir.display())
         .map_err(io_err("<stdout>"))?;
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::parse_shard;
-
-    #[test]
-    fn a_shard_is_an_index_below_the_count() {
-        assert_eq!(parse_shard("0/3").unwrap(), (0, 3));
-        assert_eq!(parse_shard(" 2 / 3 ").unwrap(), (2, 3));
-        for bad in ["3/3", "1", "a/2", "1/0", "-1/2"] {
-            let e = parse_shard(bad).unwrap_err().to_string();
-            assert!(e.contains("--shard") && e.contains(&format!("`{bad}`")), "{e}");
-        }
-    }
 }

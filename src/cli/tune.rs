@@ -16,6 +16,7 @@ use commsched::error::{InputError, Result};
 use commsched::exact::pareto::{self, WalkOptions};
 use commsched::heuristics;
 use commsched::msccl::{self, XmlOptions};
+use commsched::shard::Shard;
 use commsched::spec::fabric::{Fabric, to_f64};
 use commsched::spec::packing::BandwidthCollective;
 use commsched::spec::{Instance, Model, Problem};
@@ -87,6 +88,7 @@ pub fn tune(args: &TuneArgs<'_>, format: Format, out: &mut dyn Write) -> Result<
         backend,
         solve: solve_options(args.limits)?,
         folders: None,
+        shard: Shard::WHOLE,
     };
     let start = std::time::Instant::now();
     let walk = pareto::walk(&base, &options, &mut |_| Ok(()))?;

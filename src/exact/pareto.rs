@@ -27,6 +27,11 @@
 //! Each decision is handed to the caller as it is settled ([`Settled`]), with the folder its
 //! proof was traced into: the certificate folders (docs/spec.md §7.1) are written above this
 //! layer, by `folder::write_settled`.
+//!
+//! A walk can be cut into shards by C ([`WalkOptions::shard`], docs/spec.md §4.5, "Walks in
+//! shards"): each C is decided on its own, from ⌈ρ·C⌉, so a shard walks its own C alone and
+//! ends at its first point that meets ρ. [`mark_frontier`] settles the frontier of any walk,
+//! a shard's (the C of other shards are undecided) or one joined from shards by `merge`.
 
 use super::decision::{Point, Refutation, decide_point};
 use super::{BackendKind, SolveOptions, StopReason};
@@ -35,6 +40,7 @@ use crate::certify::{Certificate, certify};
 use crate::checker::Checked;
 use crate::deadline::Deadline;
 use crate::error::{Error, InputError, Result};
+use crate::shard::Shard;
 use crate::spec::{Instance, Model, Problem};
 use std::path::{Path, PathBuf};
 
@@ -122,6 +128,9 @@ pub struct WalkOptions {
     /// Write a certificate folder `c{C}-r{R}` per point and per refuted (C, R) under this
     /// directory.
     pub folders: Option<PathBuf>,
+    /// The C walked: those of 1..=`max_chunks` with C − 1 ≡ I (mod N), every one for
+    /// [`Shard::WHOLE`].
+    pub shard: Shard,
 }
 
 /// One decision of the walk, handed to the caller of [`walk`] as soon as it is settled.
@@ -194,7 +203,7 @@ pub fn walk(
         InputError::new("", "network", "some chunk cannot reach a target: no schedule exists")
     })?;
     let mut walk = Walk { bound, points: Vec::new(), refuted: Vec::new(), stop: None, stopped_at: None };
-    'chunks: for chunks in 1..=options.max_chunks {
+    'chunks: for chunks in (1..=options.max_chunks).filter(|c| options.shard.holds(c - 1)) {
         let mut rounds = walk.bound.least_rounds(chunks);
         loop {
             let inst = at(base, chunks, rounds);
@@ -243,16 +252,7 @@ pub fn walk(
             }
         }
     }
-    // What the (C, R) left undecided could still be: at the C it stopped at, R from there on;
-    // at every C after it up to the maximum, R from ⌈ρ·C⌉ on; and S at least the distance.
-    let open: Vec<(usize, u64)> = match walk.stopped_at {
-        Some((c, r)) => std::iter::once((c, r))
-            .chain((c + 1..=options.max_chunks).map(|c| (c, walk.bound.least_rounds(c))))
-            .collect(),
-        None => Vec::new(),
-    };
-    let least_steps = bounds::collective::distance(base).unwrap_or(1);
-    mark_frontier(&mut walk.points, &open, least_steps);
+    mark_frontier(&mut walk, base, options.max_chunks);
     Ok(walk)
 }
 
@@ -324,10 +324,26 @@ fn folder_for(options: &WalkOptions, chunks: usize, rounds: u64) -> Result<Optio
     Ok(Some(dir))
 }
 
-/// Marks the points another point dominates (one with no more steps and a lower R/C, or fewer
-/// steps and the same R/C) off the frontier, and those a point of an `open` (C, least R) could
-/// dominate, with at least `least_steps` steps, unsettled.
-fn mark_frontier(points: &mut [ParetoPoint], open: &[(usize, u64)], least_steps: u64) {
+/// Marks the points of `walk` another point dominates (one with no more steps and a lower
+/// R/C, or fewer steps and the same R/C) off the frontier, and those that a point of a (C, R)
+/// left undecided could dominate unsettled. Undecided are, up to the last point's C when it
+/// meets ρ and up to `max_chunks` otherwise, the C without a point: from the R the walk
+/// stopped at for the C it stopped at, from ⌈ρ·C⌉ for the others (later C of a stopped walk,
+/// other shards' C); a point there has at least the distance bound's steps.
+pub fn mark_frontier(walk: &mut Walk, base: &Instance, max_chunks: usize) {
+    let end = match walk.points.last() {
+        Some(p) if walk.complete() => p.chunks,
+        _ => max_chunks,
+    };
+    let open: Vec<(usize, u64)> = (1..=end)
+        .filter(|&c| !walk.points.iter().any(|p| p.chunks == c))
+        .map(|c| match walk.stopped_at {
+            Some((at, r)) if at == c => (c, r),
+            _ => (c, walk.bound.least_rounds(c)),
+        })
+        .collect();
+    let least_steps = bounds::collective::distance(base).unwrap_or(1);
+    let points = &mut walk.points;
     let keys: Vec<(u64, u64, u64)> = points.iter().map(|p| (p.steps(), p.rounds, p.chunks as u64)).collect();
     // r2/c2 < r/c  ⇔  r2·c < r·c2 (all positive).
     let dominates = |(s2, r2, c2): (u64, u64, u64), (s, r, c): (u64, u64, u64)| {

@@ -309,8 +309,9 @@ pub fn verify(dir: &Path) -> Vec<String> {
     inspect(dir, Producer::User(SCHEDULE.into())).0
 }
 
-/// What a re-checked folder holds: its manifest, its instance and its witness, checked.
-type Contents = (Manifest, Instance, Checked);
+/// What a re-checked folder holds: its manifest, its instance and its witness, checked (none
+/// in a refutation folder).
+type Contents = (Manifest, Instance, Option<Checked>);
 
 /// [`verify`], which also returns the folder's contents when it read them all, its witness
 /// checked as a schedule of `producer`.
@@ -349,7 +350,7 @@ fn inspect(dir: &Path, producer: Producer) -> (Vec<String>, Option<Contents>) {
     };
     if manifest.refutation {
         failures.extend(verify_refutation(dir, &instance, &manifest));
-        return (failures, None);
+        return (failures, Some((manifest, instance, None)));
     }
     let witness = text(SCHEDULE)
         .and_then(|t| parse_schedule(&t, SCHEDULE, &instance).map_err(|e| e.to_string()))
@@ -396,7 +397,7 @@ fn inspect(dir: &Path, producer: Producer) -> (Vec<String>, Option<Contents>) {
         )),
         other => failures.push(format!("{MANIFEST}: unknown certificate kind `{other}`")),
     }
-    (failures, witness.map(|checked| (manifest, instance, checked)))
+    (failures, witness.map(|checked| (manifest, instance, Some(checked))))
 }
 
 /// A folder that [`verify`] accepts, read as a certificate of `instance`: its witness (checked
@@ -409,16 +410,10 @@ pub fn attest(
     instance: &Instance,
     bounds: &[Bound],
 ) -> std::result::Result<(Checked, Certificate), Vec<String>> {
-    let (failures, contents) = inspect(dir, Producer::Certificate(dir.display().to_string()));
-    let (manifest, own, checked) = match contents {
-        Some(contents) if failures.is_empty() => contents,
-        None if failures.is_empty() => return Err(vec![format!("{MANIFEST}: a refutation, no witness")]),
-        _ => return Err(failures),
+    let (manifest, checked) = match valid(dir, instance)? {
+        (manifest, Some(checked)) => (manifest, checked),
+        (_, None) => return Err(vec![format!("{MANIFEST}: a refutation, no witness")]),
     };
-    // The same instance file, so the witness checked on `own` is one of `instance`.
-    if InstanceFile::of(&own) != InstanceFile::of(instance) {
-        return Err(vec![format!("{INSTANCE}: not the instance `{}` it is attached to", instance.name)]);
-    }
     let infeasible = match (manifest.kind.as_str(), manifest.infeasible_horizon, manifest.backend) {
         ("proof-checked", Some(horizon), Some(backend)) => Some(Infeasibility {
             horizon,
@@ -436,6 +431,52 @@ pub fn attest(
             manifest.certificate
         )]),
     }
+}
+
+/// A refutation folder that [`verify`] accepts, read as the refutation of `instance` at
+/// `horizon`: no schedule of length ≤ `horizon` exists, by the bound whose argument the folder
+/// gives (recomputed by [`verify`]) or by its checked proof. The folder must hold the same
+/// instance, as for [`attest`]. Errors: one line per failure, or what the folder is instead.
+pub fn refutation(
+    dir: &Path,
+    instance: &Instance,
+    horizon: u64,
+) -> std::result::Result<Refutation, Vec<String>> {
+    let manifest = match valid(dir, instance)? {
+        (_, Some(_)) => return Err(vec![format!("{MANIFEST}: a witness, not a refutation")]),
+        (manifest, None) => manifest,
+    };
+    if manifest.infeasible_horizon != Some(horizon) {
+        return Err(vec![format!(
+            "{MANIFEST}: refutes horizon {}, not {horizon}",
+            manifest.infeasible_horizon.map_or("none".into(), |h| h.to_string())
+        )]);
+    }
+    // `verify` accepts a refutation by a checked proof or by a bound it recomputed, no other.
+    Ok(match manifest.kind.as_str() {
+        "proof-checked" => Refutation::Solver(Infeasibility {
+            horizon,
+            backend: crate::names::intern(manifest.backend.unwrap_or_default()),
+            evidence: Evidence::ProofChecked,
+            relaxation: manifest.relaxation,
+        }),
+        _ => Refutation::Bound(manifest.lower_bound.map_or(manifest.certificate, |b| b.argument)),
+    })
+}
+
+/// The manifest and the checked witness (none in a refutation folder) of a folder that
+/// [`verify`] accepts and that holds `instance`: both written out in the canonical TOML form
+/// must be identical, so that what the folder proves of its own instance holds of `instance`.
+fn valid(dir: &Path, instance: &Instance) -> std::result::Result<(Manifest, Option<Checked>), Vec<String>> {
+    let (failures, contents) = inspect(dir, Producer::Certificate(dir.display().to_string()));
+    let (manifest, own, checked) = match contents {
+        Some(contents) if failures.is_empty() => contents,
+        _ => return Err(failures),
+    };
+    if InstanceFile::of(&own) != InstanceFile::of(instance) {
+        return Err(vec![format!("{INSTANCE}: not the instance `{}` it is attached to", instance.name)]);
+    }
+    Ok((manifest, checked))
 }
 
 /// The certificate of a refutation folder: a lower bound of the instance (or the encoder's

@@ -36,7 +36,7 @@ pub(crate) fn json(args: &[&str]) -> (i32, serde_json::Value) {
 }
 
 /// Error text with the machine-specific crate path replaced, so snapshots are portable.
-fn error_line(args: &[&str]) -> String {
+pub(crate) fn error_line(args: &[&str]) -> String {
     let (code, stdout, stderr) = run(args);
     assert_eq!(code, 2, "bad input exits with 2; stdout: {stdout}");
     assert!(stdout.is_empty(), "errors print nothing on stdout: {stdout}");

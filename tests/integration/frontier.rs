@@ -9,6 +9,7 @@ use commsched::exact::decision::{Point, Refutation, decide_point};
 use commsched::exact::pareto::{Frontier, WalkOptions, walk};
 use commsched::exact::{BackendKind, SolveOptions};
 use commsched::folder;
+use commsched::shard::Shard;
 use commsched::spec::Instance;
 use commsched::spec::io::parse_instance;
 
@@ -126,6 +127,7 @@ fn the_dgx1_allgather_frontier() {
         backend,
         solve: SolveOptions::default(),
         folders: sat.then(|| root.path().to_path_buf()),
+        shard: Shard::WHOLE,
     };
     let walk = walk(&base, &options, &mut folder::write_settled).unwrap();
     assert_eq!(walk.bound.fraction, Some((7, 6)));

@@ -46,3 +46,4 @@ mod svg;
 mod timeouts;
 mod total_exchange;
 mod tune;
+mod walk_shards;
