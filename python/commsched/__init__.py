@@ -606,7 +606,8 @@ def pareto(
 
 def verify(folder: PathLike) -> Verification:
     """``commsched verify``: re-checks a certificate folder from its files alone, or each
-    certificate folder of a ``pareto`` folder."""
+    certificate folder of a ``pareto`` folder. A compressed proof (``infeasible.lrat.xz`` or
+    ``.zst``) that does not decode raises ``InputError``, as the command exits 2."""
     return Verification(_native.verify(_path("folder", folder)))
 
 

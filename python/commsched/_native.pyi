@@ -7,7 +7,8 @@ def run(argv: List[str]) -> Tuple[int, str]:
     off the interpreter's lock; returns its exit code and what it printed."""
 
 def verify(dir: str) -> List[Tuple[str, List[str]]]:
-    """Each certificate folder under `dir` with what failed to re-check (empty: valid)."""
+    """Each certificate folder under `dir` with what failed to re-check (empty: valid); a
+    compressed proof that does not decode raises InputError."""
 
 def node_link_json(spec: str) -> str:
     """The fabric a network value names, as directed node-link JSON."""

@@ -125,17 +125,15 @@ fn run(py: Python<'_>, argv: Vec<String>) -> PyResult<(u8, String)> {
 }
 
 /// The certificate folders under `dir` (itself, or the subfolders of a `pareto` folder), each
-/// with what failed to re-check (empty: a valid certificate), as `commsched verify` reads them.
+/// with what failed to re-check (empty: a valid certificate), as `commsched verify` reads them;
+/// a compressed proof that does not decode is an `InputError`, as `verify` exits 2.
 #[pyfunction]
 fn verify(py: Python<'_>, dir: std::path::PathBuf) -> PyResult<Vec<(String, Vec<String>)>> {
     run_blocking(py, move || {
-        Ok(folder::certificate_folders(&dir)
+        folder::certificate_folders(&dir)
             .into_iter()
-            .map(|f| {
-                let failures = folder::verify(&f);
-                (f.display().to_string(), failures)
-            })
-            .collect())
+            .map(|f| -> Result<_, Failure> { Ok((f.display().to_string(), folder::verify(&f)?)) })
+            .collect()
     })
 }
 

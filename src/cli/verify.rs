@@ -8,13 +8,14 @@ use commsched::folder;
 use std::io::Write;
 use std::path::Path;
 
-/// `verify DIR`: every failure on its own line, exit 1 if there is any.
+/// `verify DIR`: every failure on its own line, exit 1 if there is any; a compressed proof that
+/// does not decode is bad input (exit 2, docs/spec.md §7.1).
 pub(super) fn verify(dir: &Path, out: &mut dyn Write) -> Result<u8> {
     let folders = folder::certificate_folders(dir);
     let mut text = String::new();
     let mut invalid = 0;
     for folder in &folders {
-        let failures = folder::verify(folder);
+        let failures = folder::verify(folder)?;
         if failures.is_empty() {
             text += &format!("{}: valid certificate\n", folder.display());
         } else {

@@ -463,12 +463,12 @@ mod tests {
         let cnf_path = dir.join(PROOF_CNF);
         let cnf = std::fs::read_to_string(&cnf_path).unwrap();
         assert!(cnf.contains(&format!("c {}6\n", cnf::DESCENT_MARKER)), "{}", &cnf[..200]);
-        assert_eq!(crate::folder::verify(&dir), Vec::<String>::new());
+        assert_eq!(crate::folder::verify(&dir).unwrap(), Vec::<String>::new());
         let lines: Vec<&str> = cnf.lines().collect();
         let last = lines.last().unwrap().to_string();
         let tamper = |text: String, check: &dyn Fn(&[String])| {
             std::fs::write(&cnf_path, text).unwrap();
-            check(&crate::folder::verify(&dir));
+            check(&crate::folder::verify(&dir).unwrap());
             std::fs::write(&cnf_path, &cnf).unwrap();
         };
         let unit: i32 = last.split_whitespace().next().unwrap().parse().unwrap();
@@ -480,7 +480,7 @@ mod tests {
         let proof_path = dir.join(PROOF_LRAT);
         let proof = std::fs::read_to_string(&proof_path).unwrap();
         std::fs::write(&proof_path, &proof[..proof.len() / 2]).unwrap();
-        assert!(!crate::folder::verify(&dir).is_empty(), "a truncated proof accepted");
+        assert!(!crate::folder::verify(&dir).unwrap().is_empty(), "a truncated proof accepted");
     }
 
     /// From the distance bound alone (3 on path(4)) and no incumbent, the search must gallop up

@@ -4,22 +4,24 @@
 //!
 //! A folder holds `instance.toml`, the witness `schedule.json`, for a proof-checked
 //! certificate the CNF of the exact model at T − 1 ([`PROOF_CNF`]) and its LRAT proof
-//! ([`PROOF_LRAT`]), and `manifest.json` ([`Manifest`]): versions, the certificate, the
-//! lower-bound argument when the certificate is a bound, the SHA-256 of every file and the
-//! solve time. [`verify`] trusts nothing in the folder: it re-hashes the files, re-checks the
-//! witness with the checker, recomputes the lower bounds, re-encodes the instance at T − 1 and
-//! compares the CNF clause by clause, and checks the proof with [`lrat::check`].
+//! ([`PROOF_LRAT`], or that file compressed, `.xz` or `.zst`: [`crate::proof::compressed`]), and
+//! `manifest.json` ([`Manifest`]): versions, the certificate, the lower-bound argument when the
+//! certificate is a bound, the SHA-256 of every file as stored and the solve time. [`verify`]
+//! trusts nothing in the folder: it re-hashes the files, re-checks the witness with the checker,
+//! recomputes the lower bounds, re-encodes the instance at T − 1 and compares the CNF clause by
+//! clause, and checks the proof with [`lrat::check`], decoding a compressed one as it reads it.
 
 use crate::bounds::{self, Bound};
 use crate::certify::{Certificate, Evidence, Infeasibility, certify};
 use crate::checker::{Checked, Producer, judge};
-use crate::error::{Error, Result};
+use crate::error::{Error, InputError, Result};
 use crate::exact::cnf::CnfModel;
 use crate::exact::cnf::DESCENT_MARKER;
 use crate::exact::decision::Refutation;
 use crate::exact::encode::{self, Variant};
 use crate::exact::pareto::{Decision, Settled};
 use crate::exact::{PROOF_CNF, PROOF_LRAT};
+use crate::proof::compressed::Compression;
 use crate::proof::{lrat, sha256};
 use crate::spec::io::{instance_to_toml, parse_instance, parse_schedule, schedule_to_json};
 use crate::spec::{Instance, InstanceFile};
@@ -301,12 +303,14 @@ pub fn certificate_folders(dir: &Path) -> Vec<std::path::PathBuf> {
 }
 
 /// Re-checks a folder. Returns what failed, one line each; an empty list means the folder is a
-/// valid certificate. Only a file system error reading the folder itself is an `Err`.
-pub fn verify(dir: &Path) -> Vec<String> {
+/// valid certificate. A compressed proof that does not decode
+/// ([`crate::proof::compressed::Undecodable`]) is the one `Err`: a damaged folder, bad input
+/// rather than a failed check (docs/spec.md §7.1, "Compressed proofs").
+pub fn verify(dir: &Path) -> Result<Vec<String>> {
     if packing::is_packing_folder(dir) {
-        return packing::verify(dir);
+        return Ok(packing::verify(dir));
     }
-    inspect(dir, Producer::User(SCHEDULE.into())).0
+    Ok(inspect(dir, Producer::User(SCHEDULE.into()))?.0)
 }
 
 /// What a re-checked folder holds: its manifest, its instance and its witness, checked (none
@@ -315,22 +319,23 @@ type Contents = (Manifest, Instance, Option<Checked>);
 
 /// [`verify`], which also returns the folder's contents when it read them all, its witness
 /// checked as a schedule of `producer`.
-fn inspect(dir: &Path, producer: Producer) -> (Vec<String>, Option<Contents>) {
+fn inspect(dir: &Path, producer: Producer) -> Result<(Vec<String>, Option<Contents>)> {
     let mut failures = Vec::new();
     let read = |name: &str| std::fs::read(dir.join(name)).map_err(|e| format!("{name}: cannot read: {e}"));
     let manifest: Manifest = match read(MANIFEST)
         .and_then(|d| serde_json::from_slice(&d).map_err(|e| format!("{MANIFEST}: {e}")))
     {
         Ok(m) => m,
-        Err(e) => return (vec![e], None),
+        Err(e) => return Ok((vec![e], None)),
     };
     if manifest.format != FORMAT {
         failures.push(format!("{MANIFEST}: format `{}`, expected `{FORMAT}`", manifest.format));
     }
-    // Every file the certificate needs is listed, and every listed file has its hash.
+    // Every file the certificate needs is listed (the proof by `verify_proof`, under one of its
+    // names), and every listed file has its hash.
     let mut needed = if manifest.refutation { vec![INSTANCE] } else { vec![INSTANCE, SCHEDULE] };
     if manifest.kind == "proof-checked" {
-        needed.extend([PROOF_CNF, PROOF_LRAT]);
+        needed.push(PROOF_CNF);
     }
     for name in &needed {
         if !manifest.files.iter().any(|f| f.name == *name) {
@@ -345,12 +350,12 @@ fn inspect(dir: &Path, producer: Producer) -> (Vec<String>, Option<Contents>) {
         Ok(i) => i,
         Err(e) => {
             failures.push(e);
-            return (failures, None);
+            return Ok((failures, None));
         }
     };
     if manifest.refutation {
-        failures.extend(verify_refutation(dir, &instance, &manifest));
-        return (failures, Some((manifest, instance, None)));
+        failures.extend(verify_refutation(dir, &instance, &manifest)?);
+        return Ok((failures, Some((manifest, instance, None))));
     }
     let witness = text(SCHEDULE)
         .and_then(|t| parse_schedule(&t, SCHEDULE, &instance).map_err(|e| e.to_string()))
@@ -388,7 +393,7 @@ fn inspect(dir: &Path, producer: Producer) -> (Vec<String>, Option<Contents>) {
                 )),
             }
         }
-        "proof-checked" => failures.extend(verify_proof(dir, &instance, &manifest)),
+        "proof-checked" => failures.extend(verify_proof(dir, &instance, &manifest)?),
         // A feasible answer: the witness, checked above, is the whole claim.
         "witness" => {}
         "solver-word" => failures.push(format!(
@@ -397,7 +402,7 @@ fn inspect(dir: &Path, producer: Producer) -> (Vec<String>, Option<Contents>) {
         )),
         other => failures.push(format!("{MANIFEST}: unknown certificate kind `{other}`")),
     }
-    (failures, witness.map(|checked| (manifest, instance, Some(checked))))
+    Ok((failures, witness.map(|checked| (manifest, instance, Some(checked)))))
 }
 
 /// A folder that [`verify`] accepts, read as a certificate of `instance`: its witness (checked
@@ -468,7 +473,8 @@ pub fn refutation(
 /// [`verify`] accepts and that holds `instance`: both written out in the canonical TOML form
 /// must be identical, so that what the folder proves of its own instance holds of `instance`.
 fn valid(dir: &Path, instance: &Instance) -> std::result::Result<(Manifest, Option<Checked>), Vec<String>> {
-    let (failures, contents) = inspect(dir, Producer::Certificate(dir.display().to_string()));
+    let (failures, contents) =
+        inspect(dir, Producer::Certificate(dir.display().to_string())).map_err(|e| vec![e.to_string()])?;
     let (manifest, own, checked) = match contents {
         Some(contents) if failures.is_empty() => contents,
         _ => return Err(failures),
@@ -481,40 +487,55 @@ fn valid(dir: &Path, instance: &Instance) -> std::result::Result<(Manifest, Opti
 
 /// The certificate of a refutation folder: a lower bound of the instance (or the encoder's
 /// argument that no horizon admits a schedule) above the horizon, or a checked proof at it.
-fn verify_refutation(dir: &Path, instance: &Instance, manifest: &Manifest) -> Vec<String> {
+/// The `Err` is [`verify_proof`]'s.
+fn verify_refutation(dir: &Path, instance: &Instance, manifest: &Manifest) -> Result<Vec<String>> {
     let Some(horizon) = manifest.infeasible_horizon.filter(|h| h + 1 == manifest.length) else {
-        return vec![format!("{MANIFEST}: a refutation's length is its infeasible horizon + 1")];
+        return Ok(vec![format!("{MANIFEST}: a refutation's length is its infeasible horizon + 1")]);
     };
     match manifest.kind.as_str() {
         "lower-bound" => {
             let impossible = encode::encoder_for(instance).ok().and_then(|(_, e)| e.impossible());
             let strongest = bounds::strongest(&bounds::lower_bounds(instance)).map(|b| b.value);
             if impossible.is_none() && strongest.is_none_or(|b| b <= horizon) {
-                return vec![format!(
+                return Ok(vec![format!(
                     "lower bound: the instance's strongest bound is {}, not above the horizon {horizon}",
                     strongest.map_or("none".into(), |b| b.to_string())
-                )];
+                )]);
             }
-            Vec::new()
+            Ok(Vec::new())
         }
         "proof-checked" => verify_proof(dir, instance, manifest),
-        "solver-word" => vec![format!(
+        "solver-word" => Ok(vec![format!(
             "certificate: the infeasibility rests on the {} solver's word, which cannot be re-checked",
             manifest.backend.as_deref().unwrap_or("backend")
-        )],
-        other => vec![format!("{MANIFEST}: unknown certificate kind `{other}`")],
+        )]),
+        other => Ok(vec![format!("{MANIFEST}: unknown certificate kind `{other}`")]),
+    }
+}
+
+/// The proof file the manifest lists: [`PROOF_LRAT`], plain or compressed (one of the names
+/// [`Compression::extension`] gives), and only one of them.
+fn listed_proof(manifest: &Manifest) -> std::result::Result<&str, String> {
+    let is_proof =
+        |name: &&str| Compression::ALL.iter().any(|c| *name == format!("{PROOF_LRAT}{}", c.extension()));
+    let listed: Vec<&str> = manifest.files.iter().map(|f| f.name.as_str()).filter(is_proof).collect();
+    match listed[..] {
+        [name] => Ok(name),
+        [] => Err(format!("{MANIFEST}: does not list {PROOF_LRAT} (plain, .xz or .zst)")),
+        _ => Err(format!("{MANIFEST}: lists more than one proof: {}", listed.join(", "))),
     }
 }
 
 /// The proof part of [`verify`]: the horizon is T − 1, the CNF is the encoding of the instance
-/// at T − 1, and the LRAT proof refutes it.
-fn verify_proof(dir: &Path, instance: &Instance, manifest: &Manifest) -> Vec<String> {
+/// at T − 1, and the LRAT proof, plain or compressed, refutes it. A compressed proof that does
+/// not decode is the `Err`, as bad input.
+fn verify_proof(dir: &Path, instance: &Instance, manifest: &Manifest) -> Result<Vec<String>> {
     let mut failures = Vec::new();
     let Some(t) = manifest.infeasible_horizon.filter(|t| t + 1 == manifest.length) else {
-        return vec![format!(
+        return Ok(vec![format!(
             "{MANIFEST}: the infeasible horizon is not T - 1 = {}",
             manifest.length.saturating_sub(1)
-        )];
+        )]);
     };
     let cnf_path = dir.join(PROOF_CNF);
     let text = std::fs::read_to_string(&cnf_path).map_err(|e| e.to_string());
@@ -537,14 +558,21 @@ fn verify_proof(dir: &Path, instance: &Instance, manifest: &Manifest) -> Vec<Str
         (_, Err(e)) => failures.push(format!("{PROOF_CNF}: cannot re-encode the instance: {e}")),
     }
     // The proof against the CNF read above, which is not read a second time.
-    let proof = match &on_disk {
-        Ok(cnf) => lrat::check_proof_file(cnf, &dir.join(PROOF_LRAT)).map(drop),
-        Err(e) => Err(format!("{}: {e}", cnf_path.display())),
+    let proof = match (&on_disk, listed_proof(manifest)) {
+        (_, Err(e)) => Err(e),
+        (Err(e), _) => Err(format!("{}: {e}", cnf_path.display())),
+        (Ok(cnf), Ok(name)) => match lrat::check_proof_file(cnf, &dir.join(name)) {
+            Ok(_) => Ok(()),
+            Err(lrat::FileError::Undecodable { file, reason }) => {
+                return Err(InputError::new(file, "", reason).into());
+            }
+            Err(lrat::FileError::Rejected(e)) => Err(e),
+        },
     };
     if let Err(e) = proof {
         failures.push(format!("proof: {e}"));
     }
-    failures
+    Ok(failures)
 }
 
 /// What the CNF of a proof-checked certificate must be: the encoding of the instance at T − 1,

@@ -13,10 +13,10 @@
 //! line checks and one of them adds the empty clause, or when the CNF itself contains the empty
 //! clause (then any proof, even an empty one, is valid).
 
+use super::compressed;
 use std::collections::HashMap;
 use std::convert::Infallible;
-use std::fs::File;
-use std::io::{self, BufRead, BufReader};
+use std::io::{self, BufRead};
 use std::path::Path;
 use thiserror::Error;
 
@@ -110,23 +110,47 @@ pub struct Accepted {
     pub proof_lines: usize,
 }
 
+/// Why a proof file is not accepted ([`check_proof_file`]); either way the text names the file.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum FileError {
+    /// The file is stored compressed and does not decode ([`compressed::Undecodable`]): the
+    /// folder is damaged, which is bad input, not a proof that fails (docs/spec.md §7.1).
+    #[error("{file}: {reason}")]
+    Undecodable {
+        /// The file.
+        file: String,
+        /// What its decoder found.
+        reason: String,
+    },
+    /// The file cannot be read, or the proof it holds does not check.
+    #[error("{0}")]
+    Rejected(String),
+}
+
 /// Reads a DIMACS file and an ASCII LRAT file and checks the proof ([`check`]). The proof is
-/// read as a stream, one line at a time (CaDiCaL's proofs reach gigabytes); it must be UTF-8,
-/// as the CNF must. The error names the file and what is wrong.
+/// read as a stream, one line at a time (CaDiCaL's proofs reach gigabytes), plain or compressed
+/// ([`compressed::open`]); it must be UTF-8, as the CNF must. The error names the file and
+/// what is wrong.
 pub fn check_files(cnf_path: &Path, proof_path: &Path) -> Result<Accepted, String> {
     let cnf_error = |e: &dyn std::fmt::Display| format!("{}: {e}", cnf_path.display());
     let text = std::fs::read_to_string(cnf_path).map_err(|e| cnf_error(&e))?;
     let cnf = Cnf::parse(&text).map_err(|e| cnf_error(&e))?;
     drop(text);
-    check_proof_file(&cnf, proof_path)
+    check_proof_file(&cnf, proof_path).map_err(|e| e.to_string())
 }
 
-/// Checks the ASCII LRAT file at `proof_path` against a CNF already read ([`check_files`]
-/// without reading the CNF again). The error names the proof file and what is wrong.
-pub fn check_proof_file(cnf: &Cnf, proof_path: &Path) -> Result<Accepted, String> {
-    let proof_error = |e: &dyn std::fmt::Display| format!("{}: {e}", proof_path.display());
-    let file = File::open(proof_path).map_err(|e| proof_error(&e))?;
-    let mut reader = BufReader::with_capacity(1 << 20, file);
+/// Checks the ASCII LRAT file at `proof_path`, plain or compressed ([`compressed::open`]),
+/// against a CNF already read ([`check_files`] without reading the CNF again).
+pub fn check_proof_file(cnf: &Cnf, proof_path: &Path) -> Result<Accepted, FileError> {
+    let named = |e: &dyn std::fmt::Display| format!("{}: {e}", proof_path.display());
+    let unread = |e: io::Error| {
+        if compressed::is_undecodable(&e) {
+            FileError::Undecodable { file: proof_path.display().to_string(), reason: e.to_string() }
+        } else {
+            FileError::Rejected(named(&e))
+        }
+    };
+    let mut reader = compressed::open(proof_path).map_err(unread)?;
     let read_line = |line: &mut Vec<u8>| -> io::Result<bool> {
         line.clear();
         let more = reader.read_until(b'\n', line)? > 0;
@@ -135,8 +159,15 @@ pub fn check_proof_file(cnf: &Cnf, proof_path: &Path) -> Result<Accepted, String
         }
         Ok(more)
     };
-    let proof_lines =
-        check_lines(cnf, read_line).map_err(|e| proof_error(&e))?.map_err(|e| proof_error(&e))?;
+    let outcome = check_lines(cnf, read_line).map_err(unread);
+    // A damaged compressed proof shows garbage before its decoder meets the checksum at the end
+    // of the block: when the check fails otherwise, the rest is decoded, so that the damage, if
+    // there is any, is what the error names.
+    let plain = compressed::Compression::of_path(proof_path) == compressed::Compression::Plain;
+    if !plain && !matches!(outcome, Ok(Ok(_)) | Err(FileError::Undecodable { .. })) {
+        io::copy(&mut reader, &mut io::sink()).map_err(unread)?;
+    }
+    let proof_lines = outcome?.map_err(|e| FileError::Rejected(named(&e)))?;
     Ok(Accepted { variables: cnf.vars, clauses: cnf.clauses.len(), proof_lines })
 }
 

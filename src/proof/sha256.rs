@@ -20,12 +20,24 @@ impl Hasher {
 
     /// Feeds the contents of the file at `path`, streamed; returns how many bytes it had.
     pub fn update_file(&mut self, path: &Path) -> io::Result<u64> {
-        io::copy(&mut File::open(path)?, &mut self.0)
+        io::copy(&mut File::open(path)?, self)
     }
 
     /// The digest of everything fed, as 64 lowercase hex digits.
     pub fn hex(self) -> String {
         self.0.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+/// The sink that [`io::copy`] streams a file into.
+impl io::Write for Hasher {
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        self.update(data);
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
     }
 }
 

@@ -532,6 +532,57 @@ fn verify_accepts_the_certificate_folder_it_wrote_and_rejects_a_truncated_proof(
     assert!(stdout.contains("infeasible.cnf: not the encoding of the instance at T-1 = 4"), "{stdout}");
 }
 
+/// A proof-checked folder whose proof is stored compressed verifies: the committed DGX-1
+/// allgather folder with its proof as `xz -9e` and `zstd -19 --long=27` wrote it
+/// (tests/data/certificates/), the manifest listing the compressed file, its SHA-256 and size as
+/// stored. A flipped byte in the compressed proof is bad input (docs/spec.md §7.1): exit 2, one
+/// line naming the file and what the decoder found, nothing on standard output. A manifest that
+/// lists the proof twice, plain and compressed, is an invalid certificate.
+#[test]
+fn verify_reads_a_compressed_proof_and_refuses_a_damaged_one() {
+    let committed = "instances/sccl/dgx1-allgather-c6r7.certificate";
+    for (extension, form) in [("xz", "xz"), ("zst", "zstd")] {
+        let scratch = tempfile::tempdir().unwrap();
+        let (dir, d) = (scratch.path(), scratch.path().to_str().unwrap());
+        for f in ["instance.toml", "schedule.json", "infeasible.cnf"] {
+            std::fs::copy(format!("{committed}/{f}"), dir.join(f)).unwrap();
+        }
+        let name = format!("infeasible.lrat.{extension}");
+        let proof = dir.join(&name);
+        std::fs::copy(format!("tests/data/certificates/dgx1-allgather-c6r7/{name}"), &proof).unwrap();
+        let manifest = std::fs::read_to_string(format!("{committed}/manifest.json")).unwrap();
+        let mut manifest: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+        let (sha256, bytes) = commsched::proof::sha256::file_digest(&proof).unwrap();
+        let files = manifest["files"].as_array_mut().unwrap();
+        let plain = files.iter().position(|f| f["name"] == "infeasible.lrat").unwrap();
+        let plain = std::mem::replace(
+            &mut files[plain],
+            serde_json::json!({"name": name, "sha256": sha256, "bytes": bytes}),
+        );
+        std::fs::write(dir.join("manifest.json"), manifest.to_string()).unwrap();
+        let (code, stdout, stderr) = run(&["verify", d]);
+        assert_eq!((code, stdout.contains("valid certificate")), (0, true), "{name}: {stdout}{stderr}");
+
+        manifest["files"].as_array_mut().unwrap().push(plain);
+        std::fs::write(dir.join("manifest.json"), manifest.to_string()).unwrap();
+        std::fs::copy(format!("{committed}/infeasible.lrat"), dir.join("infeasible.lrat")).unwrap();
+        let (code, stdout, _) = run(&["verify", d]);
+        assert_eq!(code, 1, "{stdout}");
+        assert!(stdout.contains(&format!("lists more than one proof: {name}, infeasible.lrat")), "{stdout}");
+        manifest["files"].as_array_mut().unwrap().pop();
+        std::fs::write(dir.join("manifest.json"), manifest.to_string()).unwrap();
+
+        let mut packed = std::fs::read(&proof).unwrap();
+        let middle = packed.len() / 2;
+        packed[middle] ^= 0x55;
+        std::fs::write(&proof, packed).unwrap();
+        let (code, stdout, stderr) = run(&["verify", d]);
+        assert_eq!((code, stdout.as_str(), stderr.lines().count()), (2, "", 1), "{name}: {stderr}");
+        let named = format!("commsched: error: {}: cannot decode as {form}: ", proof.display());
+        assert!(stderr.starts_with(&named), "{stderr}");
+    }
+}
+
 /// The default build carries the SAT backend with no libclang: `sat` is a default feature and
 /// the lock file holds no bindgen (rustsat-cadical's bindings are pregenerated,
 /// vendor/rustsat-cadical/VENDORED.md). With it, `solve --method sat` on the DGX-1 allgather

@@ -387,8 +387,8 @@ fn witness_length(inst: &Instance, file: &str) -> u64 {
 /// `solve --method sat --steps 17 --max-vars 3000000` (14 min), checked here against 34 for the
 /// paper's prefix (FT-23), 22 for ours and 24 for the sweeps over a reversible broadcast that the
 /// default search finds. The lower bound is the knowledge relaxation's refutation of 16, whose
-/// LRAT proof (109 MB trimmed, too large to commit) was checked in the run that certified 17
-/// (docs/results.md, "Prefix").
+/// LRAT proof (109 MB trimmed in one run, 379 MB in another, over 20 MB even compressed, so
+/// not committed) was checked in the runs that certified 17 (docs/results.md, "Prefix").
 #[test]
 fn prefix_on_sixteen_processors_under_unit_capacity_takes_seventeen_steps() {
     let inst = instance(Problem::Prefix, 16, "const:1", false);

@@ -62,11 +62,11 @@ fn dgx1_allgather_points_with_their_evidence() {
     if backend == BackendKind::Sat {
         assert_eq!(infeasibility.evidence, Evidence::ProofChecked);
         folder::write_refutation(dir.path(), &inst, 2, &refutation, 0.0).unwrap();
-        assert_eq!(folder::verify(dir.path()), Vec::<String>::new());
+        assert_eq!(folder::verify(dir.path()).unwrap(), Vec::<String>::new());
         let proof = dir.path().join(commsched::exact::PROOF_LRAT);
         let text = std::fs::read_to_string(&proof).unwrap();
         std::fs::write(&proof, &text[..text.len() / 2]).unwrap();
-        assert!(!folder::verify(dir.path()).is_empty(), "a cut proof accepted");
+        assert!(!folder::verify(dir.path()).unwrap().is_empty(), "a cut proof accepted");
     }
     // (3, 7, 6) takes z3 minutes; the SAT build decides it in the frontier test, and every
     // build decides (2, 3, 2) here.
@@ -80,7 +80,7 @@ fn dgx1_allgather_points_with_their_evidence() {
     assert_eq!(crate::common::checked(&inst, witness.schedule()), steps);
     let witness_dir = tempfile::tempdir().unwrap();
     folder::write_witness(witness_dir.path(), &inst, &witness, 0.0).unwrap();
-    assert_eq!(folder::verify(witness_dir.path()), Vec::<String>::new());
+    assert_eq!(folder::verify(witness_dir.path()).unwrap(), Vec::<String>::new());
 }
 
 /// A budget below the receive bandwidth's rounds is refuted by the bound, before any solve
@@ -95,7 +95,7 @@ fn refutations_by_a_bound_verify() {
         let Point::Infeasible(refutation @ Refutation::Bound(_)) = point else { panic!("{point:?}") };
         let dir = tempfile::tempdir().unwrap();
         folder::write_refutation(dir.path(), inst, steps, &refutation, 0.0).unwrap();
-        assert_eq!(folder::verify(dir.path()), Vec::<String>::new(), "{refutation}");
+        assert_eq!(folder::verify(dir.path()).unwrap(), Vec::<String>::new(), "{refutation}");
         dir
     };
     write(&instance("allgather", "hub-and-spoke:6", 1, Some(4)), 4);
@@ -107,7 +107,7 @@ fn refutations_by_a_bound_verify() {
         .replace("\"length\": 3", "\"length\": 4");
     assert_ne!(bolder, text);
     std::fs::write(&manifest, bolder).unwrap();
-    let failures = folder::verify(dir.path());
+    let failures = folder::verify(dir.path()).unwrap();
     assert!(failures.iter().any(|f| f.contains("not above the horizon 3")), "{failures:?}");
 }
 
@@ -147,7 +147,7 @@ fn the_dgx1_allgather_frontier() {
         assert!(walk.complete() && walk.stop.is_none());
         for p in &walk.points {
             let dir = p.folder.as_ref().unwrap();
-            assert_eq!(folder::verify(dir), Vec::<String>::new(), "{}", dir.display());
+            assert_eq!(folder::verify(dir).unwrap(), Vec::<String>::new(), "{}", dir.display());
         }
     } else {
         // Up to C = 3 the frontier so far marks (3, 3, 4) as on it: nothing dominates it yet.
