@@ -409,6 +409,34 @@ fn tree_pieces(fabric: &Fabric, packing: &Packing, ticks: &[u64], c: usize) -> (
     simulate(fabric, ticks, c, &mut choice)
 }
 
+/// Whether some tree passes one switch twice on a branch from its root. A switch's copies of a
+/// piece are not labelled with their path (docs/spec.md §3.3): the checker gives each arriving
+/// copy to the first out-link waiting for the piece, and on such a branch the copy for the
+/// upper pass can go to the lower one, which then waits for itself. Those trees are not offered.
+fn revisits_a_switch(fabric: &Fabric, packing: &Packing) -> bool {
+    packing.trees.iter().filter(|t| t.phase == Phase::Allgather).any(|tree| {
+        let mut children: std::collections::HashMap<usize, Vec<&[usize]>> = std::collections::HashMap::new();
+        for p in &tree.paths {
+            children.entry(p[0]).or_default().push(p);
+        }
+        // Depth-first from the root, with the switches passed on the way.
+        let mut stack: Vec<(usize, Vec<usize>)> = vec![(tree.root, Vec::new())];
+        while let Some((v, passed)) = stack.pop() {
+            for path in children.get(&v).into_iter().flatten() {
+                let mut here = passed.clone();
+                for &w in &path[1..path.len() - 1] {
+                    if !fabric.is_compute(w) && here.contains(&w) {
+                        return true;
+                    }
+                    here.push(w);
+                }
+                stack.push((path[path.len() - 1], here));
+            }
+        }
+        false
+    })
+}
+
 /// The best checked schedule of the event model for M = `bytes`: link-chunk matching (seeds 0
 /// to 4) where the fabric has no switch, and the packing's tree pieces where one is given, each
 /// over the chunk counts within the guards; the least simulated time wins, and only that
@@ -425,10 +453,12 @@ pub fn best(fabric: &Fabric, packing: Option<&Packing>, bytes: u64) -> Result<Ev
             .sum()
     };
     // A symmetric packing stands for its images: expanded when they fit the guard.
-    let plain: Option<Packing> = packing.and_then(|p| match p.symmetry {
-        Some(_) => (hops(p).saturating_mul(n) <= MAX_TRANSFERS).then(|| expanded(p)),
-        None => Some(p.clone()),
-    });
+    let plain: Option<Packing> = packing
+        .and_then(|p| match p.symmetry {
+            Some(_) => (hops(p).saturating_mul(n) <= MAX_TRANSFERS).then(|| expanded(p)),
+            None => Some(p.clone()),
+        })
+        .filter(|p| !revisits_a_switch(fabric, p));
     // Each family: its rules, and its chunk counts in increasing order.
     let mut families: Vec<(Vec<Rule>, Vec<u64>)> = Vec::new();
     if switchless {
@@ -451,7 +481,7 @@ pub fn best(fabric: &Fabric, packing: Option<&Packing>, bytes: u64) -> Result<Ev
     families.iter_mut().for_each(|(_, counts)| counts.retain(|&c| guard_holdings(n, c).is_ok()));
     if families.iter().all(|(_, counts)| counts.is_empty()) {
         return Err(if !switchless && plain.is_none() {
-            "the event model's producers need a fabric without switches (link-chunk matching) or a packing of trees within the guard (tree pieces)".into()
+            "the event model's producers need a fabric without switches (link-chunk matching) or a packing of trees within the guard that passes no switch twice on a branch (tree pieces)".into()
         } else {
             format!(
                 "no chunk count fits the event model's guards ({MAX_TRANSFERS} transfers, {} pieces held) on {n} ranks",

@@ -148,7 +148,7 @@ fn with_latencies(f: &Fabric, lat: &[u8]) -> Fabric {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(256))]
 
     /// On random fabrics with switches and latencies, the best event schedule passes the checker
     /// again, is no faster than the bound, and needs every transfer it makes: without its last
@@ -164,7 +164,15 @@ proptest! {
         let Answer::Optimal(o) = optimise(&f, BandwidthCollective::Allgather, None).unwrap() else {
             panic!("no deadline")
         };
-        let answer = best(&f, Some(&o.packing), bytes).unwrap();
+        let answer = match best(&f, Some(&o.packing), bytes) {
+            Ok(answer) => answer,
+            // Only tree pieces serve switches, and not trees that pass a switch twice on a
+            // branch (docs/spec.md §3.3): refused by name, never a rejected schedule.
+            Err(e) => {
+                prop_assert!(f.compute().len() < f.len() && e.contains("passes no switch twice"), "{e}");
+                return Ok(());
+            }
+        };
         let m = check_events(&f, &answer.schedule).unwrap();
         prop_assert_eq!(&m, &answer.measure);
         let bound = lower_bound_us(&f, &o.measure.time, bytes);
