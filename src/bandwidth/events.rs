@@ -102,6 +102,10 @@ impl Holdings {
 trait Choice {
     fn assign(&mut self, free: &[usize], ticks: &[u64], state: &Holdings) -> Vec<(usize, usize, u64)>;
     fn arrived(&mut self, v: usize, p: usize, tag: u64, state: &Holdings);
+    /// The route (from, to) of the copy a tag stands for, on a link into or out of a switch.
+    fn route(&self, _tag: u64) -> Option<(usize, usize)> {
+        None
+    }
 }
 
 /// Runs a rule: at every event time, the arrivals first, then the rule assigns pieces to the
@@ -118,7 +122,7 @@ fn simulate(fabric: &Fabric, ticks: &[u64], c: usize, choice: &mut dyn Choice) -
         state.held[r * pieces + r * c..r * pieces + (r + 1) * c].fill(true);
     }
     let links = fabric.links();
-    let mut order: Vec<Vec<usize>> = vec![Vec::new(); links.len()];
+    let mut order: Vec<Vec<Piece>> = vec![Vec::new(); links.len()];
     let mut parked: Vec<Vec<usize>> = vec![Vec::new(); fabric.len()];
     let mut events: BinaryHeap<Reverse<(u64, usize, usize, u64)>> = BinaryHeap::new();
     let mut busy = vec![false; links.len()];
@@ -127,7 +131,9 @@ fn simulate(fabric: &Fabric, ticks: &[u64], c: usize, choice: &mut dyn Choice) -
     loop {
         for (l, p, tag) in choice.assign(&free, ticks, &state) {
             busy[l] = true;
-            order[l].push(p);
+            let switched = !fabric.is_compute(links[l].from) || !fabric.is_compute(links[l].to);
+            let route = if switched { choice.route(tag) } else { None };
+            order[l].push(Piece { root: compute[p / c], index: (p % c) as u64, route });
             events.push(Reverse((now + ticks[l], l, p, tag)));
         }
         for &l in free.iter().filter(|&&l| !busy[l]) {
@@ -152,13 +158,7 @@ fn simulate(fabric: &Fabric, ticks: &[u64], c: usize, choice: &mut dyn Choice) -
         free.sort_unstable();
         free.dedup();
     }
-    let piece = |p: usize| Piece { root: compute[p / c], index: (p % c) as u64 };
-    let links = order
-        .into_iter()
-        .enumerate()
-        .filter(|(_, o)| !o.is_empty())
-        .map(|(l, o)| (l, o.into_iter().map(piece).collect()))
-        .collect();
+    let links = order.into_iter().enumerate().filter(|(_, o)| !o.is_empty()).collect();
     (EventSchedule { bytes: 0, pieces_per_rank: c as u64, links }, last)
 }
 
@@ -339,6 +339,11 @@ impl Choice for TreePieces<'_> {
         free.iter().filter_map(|&l| self.ready[l].pop().map(|Reverse((_, _, p, tag))| (l, p, tag))).collect()
     }
 
+    fn route(&self, tag: u64) -> Option<(usize, usize)> {
+        let path = self.paths[(tag >> 32) as usize];
+        Some((path[0], path[path.len() - 1]))
+    }
+
     fn arrived(&mut self, v: usize, p: usize, tag: u64, _: &Holdings) {
         let (path, at) = ((tag >> 32) as u32, (tag & 0xffff_ffff) as usize + 1);
         if at + 1 == self.paths[path as usize].len() {
@@ -409,34 +414,6 @@ fn tree_pieces(fabric: &Fabric, packing: &Packing, ticks: &[u64], c: usize) -> (
     simulate(fabric, ticks, c, &mut choice)
 }
 
-/// Whether some tree passes one switch twice on a branch from its root. A switch's copies of a
-/// piece are not labelled with their path (docs/spec.md §3.3): the checker gives each arriving
-/// copy to the first out-link waiting for the piece, and on such a branch the copy for the
-/// upper pass can go to the lower one, which then waits for itself. Those trees are not offered.
-fn revisits_a_switch(fabric: &Fabric, packing: &Packing) -> bool {
-    packing.trees.iter().filter(|t| t.phase == Phase::Allgather).any(|tree| {
-        let mut children: std::collections::HashMap<usize, Vec<&[usize]>> = std::collections::HashMap::new();
-        for p in &tree.paths {
-            children.entry(p[0]).or_default().push(p);
-        }
-        // Depth-first from the root, with the switches passed on the way.
-        let mut stack: Vec<(usize, Vec<usize>)> = vec![(tree.root, Vec::new())];
-        while let Some((v, passed)) = stack.pop() {
-            for path in children.get(&v).into_iter().flatten() {
-                let mut here = passed.clone();
-                for &w in &path[1..path.len() - 1] {
-                    if !fabric.is_compute(w) && here.contains(&w) {
-                        return true;
-                    }
-                    here.push(w);
-                }
-                stack.push((path[path.len() - 1], here));
-            }
-        }
-        false
-    })
-}
-
 /// The best checked schedule of the event model for M = `bytes`: link-chunk matching (seeds 0
 /// to 4) where the fabric has no switch, and the packing's tree pieces where one is given, each
 /// over the chunk counts within the guards; the least simulated time wins, and only that
@@ -453,12 +430,10 @@ pub fn best(fabric: &Fabric, packing: Option<&Packing>, bytes: u64) -> Result<Ev
             .sum()
     };
     // A symmetric packing stands for its images: expanded when they fit the guard.
-    let plain: Option<Packing> = packing
-        .and_then(|p| match p.symmetry {
-            Some(_) => (hops(p).saturating_mul(n) <= MAX_TRANSFERS).then(|| expanded(p)),
-            None => Some(p.clone()),
-        })
-        .filter(|p| !revisits_a_switch(fabric, p));
+    let plain: Option<Packing> = packing.and_then(|p| match p.symmetry {
+        Some(_) => (hops(p).saturating_mul(n) <= MAX_TRANSFERS).then(|| expanded(p)),
+        None => Some(p.clone()),
+    });
     // Each family: its rules, and its chunk counts in increasing order.
     let mut families: Vec<(Vec<Rule>, Vec<u64>)> = Vec::new();
     if switchless {
@@ -481,7 +456,7 @@ pub fn best(fabric: &Fabric, packing: Option<&Packing>, bytes: u64) -> Result<Ev
     families.iter_mut().for_each(|(_, counts)| counts.retain(|&c| guard_holdings(n, c).is_ok()));
     if families.iter().all(|(_, counts)| counts.is_empty()) {
         return Err(if !switchless && plain.is_none() {
-            "the event model's producers need a fabric without switches (link-chunk matching) or a packing of trees within the guard that passes no switch twice on a branch (tree pieces)".into()
+            "the event model's producers need a fabric without switches (link-chunk matching) or a packing of trees within the guard (tree pieces)".into()
         } else {
             format!(
                 "no chunk count fits the event model's guards ({MAX_TRANSFERS} transfers, {} pieces held) on {n} ranks",

@@ -3,7 +3,8 @@
 //! transfer of a piece over link l takes α_l + (M/(N·C)) / b_l and starts as soon as the link
 //! is free and its tail holds the piece; a compute node holds a piece from its first arrival
 //! on, a switch holds one copy per arrival and spends one per transfer out (it relays, it does
-//! not replicate). The checker replays the orders event by event and derives every time itself:
+//! not replicate): a copy in the switches carries its route, the compute nodes it goes from and
+//! to, and is spent only by a transfer out that names that route. The checker replays the orders event by event and derives every time itself:
 //! a schedule names no time, so it cannot claim a wrong one. The collective's time is when the
 //! last compute node receives its last piece. This is TACOS's link-chunk model (Won et al.,
 //! arXiv 2304.05301, §3): an indivisible chunk per transfer, every transfer paying the link's
@@ -17,6 +18,9 @@ use num_rational::BigRational;
 use num_traits::{One, ToPrimitive};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
+
+/// The route of a piece a compute node holds: it holds the piece, not a copy to relay.
+const HELD: (usize, usize) = (usize::MAX, usize::MAX);
 
 /// The most (compute node, piece) pairs the checker and the producers track: N² · C.
 pub const MAX_HOLDINGS: u64 = 100_000_000;
@@ -84,7 +88,8 @@ pub fn guard_holdings(ranks: u64, pieces_per_rank: u64) -> Result<(), String> {
 }
 
 /// The replay's state: per link its written pieces and the next to go; first arrivals per
-/// (rank, piece); copies held per (switch, piece); idle links by what they wait for.
+/// (rank, piece); copies held per (switch, piece, route); idle links by what they wait for
+/// (node, piece, route), the route [`HELD`] at a compute node.
 struct Replay<'a> {
     fabric: &'a Fabric,
     ticks: &'a [u64],
@@ -94,8 +99,8 @@ struct Replay<'a> {
     queue: Vec<&'a [Piece]>,
     next: Vec<usize>,
     arrival: Vec<u64>,
-    copies: HashMap<(usize, usize), u64>,
-    waiting: HashMap<(usize, usize), Vec<usize>>,
+    copies: HashMap<(usize, usize, (usize, usize)), u64>,
+    waiting: HashMap<(usize, usize, (usize, usize)), Vec<usize>>,
     events: BinaryHeap<Reverse<(u64, usize)>>,
 }
 
@@ -106,12 +111,12 @@ impl Replay<'_> {
 
     /// Starts link l's next transfer at `now` if its tail holds the piece, else parks it.
     fn start(&mut self, l: usize, now: u64) {
-        let Some(piece) = self.queue[l].get(self.next[l]) else { return };
-        let (tail, p) = (self.fabric.links()[l].from, self.id(piece));
+        let Some(&piece) = self.queue[l].get(self.next[l]) else { return };
+        let (tail, p) = (self.fabric.links()[l].from, self.id(&piece));
         let held = if self.fabric.is_compute(tail) {
             self.arrival[self.rank[tail] * self.pieces + p] <= now
         } else {
-            match self.copies.get_mut(&(tail, p)) {
+            match self.copies.get_mut(&(tail, p, piece.route.unwrap_or(HELD))) {
                 Some(k) if *k > 0 => {
                     *k -= 1;
                     true
@@ -122,7 +127,9 @@ impl Replay<'_> {
         if held {
             self.events.push(Reverse((now + self.ticks[l], l)));
         } else {
-            self.waiting.entry((tail, p)).or_default().push(l);
+            // A compute node waits for the piece itself; a switch for a copy on this route.
+            let route = if self.fabric.is_compute(tail) { HELD } else { piece.route.unwrap_or(HELD) };
+            self.waiting.entry((tail, p, route)).or_default().push(l);
         }
     }
 
@@ -136,14 +143,15 @@ impl Replay<'_> {
             let at = &mut self.arrival[self.rank[head] * self.pieces + p];
             if *at == u64::MAX {
                 *at = now;
-                self.waiting.remove(&(head, p)).unwrap_or_default()
+                self.waiting.remove(&(head, p, HELD)).unwrap_or_default()
             } else {
                 Vec::new()
             }
         } else {
-            *self.copies.entry((head, p)).or_default() += 1;
+            let route = piece.route.unwrap_or(HELD);
+            *self.copies.entry((head, p, route)).or_default() += 1;
             // One waiting link per copy, in the order they began to wait.
-            match self.waiting.get_mut(&(head, p)) {
+            match self.waiting.get_mut(&(head, p, route)) {
                 Some(w) if !w.is_empty() => vec![w.remove(0)],
                 _ => Vec::new(),
             }
@@ -162,6 +170,34 @@ pub fn check_events(fabric: &Fabric, schedule: &EventSchedule) -> Result<EventMe
     let compute = fabric.compute();
     guard_holdings(compute.len() as u64, c).map_err(|e| vec![e])?;
     let durations = durations(fabric, schedule.bytes, c).map_err(|e| vec![e])?;
+    let unrouted: Vec<String> = schedule
+        .links
+        .iter()
+        .filter_map(|(l, pieces)| {
+            let link = &fabric.links()[*l];
+            let (tail, head) = (fabric.is_compute(link.from), fabric.is_compute(link.to));
+            let wrong = pieces.iter().position(|p| match p.route {
+                None => !(tail && head),
+                Some((from, to)) => {
+                    tail && (head || from != link.from) || head && to != link.to
+                }
+            })?;
+            Some(format!(
+                "link `{}` → `{}`: transfer {}: {}",
+                fabric.node_name(link.from),
+                fabric.node_name(link.to),
+                wrong + 1,
+                if tail && head {
+                    "a link between compute nodes carries no route".to_string()
+                } else {
+                    "a copy into or out of the switches has the route (from, to) of its ends: from the link's tail if it is a compute node, to its head if it is one".to_string()
+                }
+            ))
+        })
+        .collect();
+    if !unrouted.is_empty() {
+        return Err(unrouted);
+    }
     let mut rank = vec![usize::MAX; fabric.len()];
     for (r, &v) in compute.iter().enumerate() {
         rank[v] = r;
@@ -219,7 +255,11 @@ pub fn check_events(fabric: &Fabric, schedule: &EventSchedule) -> Result<EventMe
         .collect();
     let missing = arrival.iter().filter(|&&t| t == u64::MAX).count();
     if let Some(first) = arrival.iter().position(|&t| t == u64::MAX) {
-        let piece = Piece { root: compute[first % pieces / c as usize], index: (first % pieces) as u64 % c };
+        let piece = Piece {
+            root: compute[first % pieces / c as usize],
+            index: (first % pieces) as u64 % c,
+            route: None,
+        };
         violations.push(format!(
             "incomplete: `{}` never receives piece {}{}",
             fabric.node_name(compute[first / pieces]),

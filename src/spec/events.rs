@@ -8,13 +8,18 @@ use super::packing::{BandwidthCollective, Reader};
 use crate::error::InputError;
 use serde_json::Value;
 
-/// One piece: the `index`-th of the C pieces of the shard of compute node `root`.
+/// One piece as a link carries it: the `index`-th of the C pieces of the shard of compute node
+/// `root`; on a link into or out of a switch, also the route of the copy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Piece {
     /// The compute node whose shard it is part of.
     pub root: usize,
     /// Which of its shard's C pieces, from 0.
     pub index: u64,
+    /// On a link into or out of a switch, the copy's route `(from, to)`: the compute node that
+    /// sent it into the switches and the one it is for, the ends of its path. A switch holds
+    /// copies by route and relays each along it. `None` between two compute nodes.
+    pub route: Option<(usize, usize)>,
 }
 
 /// `events.json`: per link, the pieces it carries, in order.
@@ -46,7 +51,15 @@ pub fn events_to_json(fabric: &Fabric, schedule: &EventSchedule) -> String {
     );
     for (i, (l, pieces)) in schedule.links.iter().enumerate() {
         let link = &fabric.links()[*l];
-        let list: Vec<String> = pieces.iter().map(|p| format!("[{}, {}]", quoted[p.root], p.index)).collect();
+        let list: Vec<String> = pieces
+            .iter()
+            .map(|p| match p.route {
+                Some((from, to)) => {
+                    format!("[{}, {}, {}, {}]", quoted[p.root], p.index, quoted[from], quoted[to])
+                }
+                None => format!("[{}, {}]", quoted[p.root], p.index),
+            })
+            .collect();
         text += if i == 0 { "\n    " } else { ",\n    " };
         text += &format!(
             "{{\"from\": {}, \"to\": {}, \"pieces\": [{}]}}",
@@ -109,24 +122,35 @@ pub fn parse_events(text: &str, file: &str, fabric: &Fabric) -> Result<EventSche
         let mut pieces = Vec::new();
         for (k, p) in r.list(&field("pieces"), entry.get("pieces"))?.iter().enumerate() {
             let at = format!("links[{i}].pieces[{k}]");
-            let pair = p
-                .as_array()
-                .filter(|a| a.len() == 2)
-                .ok_or_else(|| r.err(&at, "is not a pair [root, index]"))?;
-            let root = r.node(&at, &pair[0])?;
-            if !fabric.is_compute(root) {
-                return Err(r.err(
-                    &at,
-                    format!("`{}` is a switch: only compute nodes have shards", fabric.node_name(root)),
-                ));
-            }
-            let index = pair[1].as_u64().filter(|&k| k < pieces_per_rank).ok_or_else(|| {
+            let routed = !fabric.is_compute(from) || !fabric.is_compute(to);
+            let entry = p.as_array().filter(|a| a.len() == if routed { 4 } else { 2 }).ok_or_else(|| {
                 r.err(
                     &at,
-                    format!("`{}` is not a piece index below pieces_per_rank = {pieces_per_rank}", pair[1]),
+                    if routed {
+                        "is not [root, index, from, to]: a link into or out of a switch names the route of the copy"
+                    } else {
+                        "is not a pair [root, index]"
+                    },
                 )
             })?;
-            pieces.push(Piece { root, index });
+            let compute = |v: &Value| {
+                let node = r.node(&at, v)?;
+                match fabric.is_compute(node) {
+                    true => Ok(node),
+                    false => Err(
+                        r.err(&at, format!("`{}` is a switch, not a compute node", fabric.node_name(node)))
+                    ),
+                }
+            };
+            let root = compute(&entry[0])?;
+            let index = entry[1].as_u64().filter(|&k| k < pieces_per_rank).ok_or_else(|| {
+                r.err(
+                    &at,
+                    format!("`{}` is not a piece index below pieces_per_rank = {pieces_per_rank}", entry[1]),
+                )
+            })?;
+            let route = if routed { Some((compute(&entry[2])?, compute(&entry[3])?)) } else { None };
+            pieces.push(Piece { root, index, route });
         }
         links.push((link, pieces));
     }
