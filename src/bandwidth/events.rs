@@ -447,10 +447,10 @@ pub fn best(fabric: &Fabric, packing: Option<&Packing>, bytes: u64) -> Result<Ev
         families.push((rules, counts.collect()));
     }
     if let Some(p) = &plain {
-        let counts = std::iter::successors(Some(1u64), |c| Some((c * 3).div_ceil(2)));
+        let (counts, per_piece) = (std::iter::successors(Some(1u64), |c| Some((c * 3).div_ceil(2))), hops(p));
         families.push((
             vec![Rule::TreePieces],
-            counts.take_while(|&c| hops(p) * c <= MAX_TREE_TRANSFERS).collect(),
+            counts.take_while(|&c| per_piece * c <= MAX_TREE_TRANSFERS).collect(),
         ));
     }
     families.iter_mut().for_each(|(_, counts)| counts.retain(|&c| guard_holdings(n, c).is_ok()));
